@@ -1,0 +1,191 @@
+//! Static facts about a level, computed once before any encoding: the player's region,
+//! dead squares, distances, a lower bound on moves, and unsolvability found without SAT.
+//!
+//! Everything here is sound for the rules engine: a cell called dead can never hold a
+//! box in a solved plan, and the lower bound never exceeds the optimum.
+
+pub mod distance;
+mod region;
+
+pub use distance::{
+    UNREACHABLE, push_distances_from, push_distances_to_goals, walk_distances,
+};
+pub use region::player_region;
+
+use crate::level::{Cell, Direction, Level};
+
+/// What static analysis knows about a level.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Cells connected to the player (boxes ignored): the only cells where anything moves.
+    pub region: Vec<bool>,
+    /// Cells of the region where a box may stand in a plan that solves the level
+    /// (a box elsewhere can never reach a goal).
+    pub live: Vec<bool>,
+    /// Pushes a box at each cell needs to reach some goal (`UNREACHABLE` on dead cells).
+    pub pushes_to_goal: Vec<u32>,
+    /// Moves needed before a box can stand at each cell: 0 for initial box cells,
+    /// otherwise the walk to the nearest box plus its pushes. A lower bound.
+    pub moves_to_box_at: Vec<u32>,
+    /// Steps the player needs to reach each cell, ignoring boxes.
+    pub player_distance: Vec<u32>,
+    /// Whether every move flips the colour of the player's cell on a chessboard
+    /// colouring (true without ice), so the player's cell at step t has t's parity.
+    pub parity: bool,
+    /// A lower bound on the number of moves of any solution.
+    pub move_lower_bound: usize,
+    /// A lower bound on the number of pushes of any solution.
+    pub push_lower_bound: usize,
+    /// Why the level cannot be solved, when that is clear without search.
+    pub unsolvable: Option<String>,
+}
+
+impl Analysis {
+    /// Analyses `level`.
+    pub fn new(level: &Level) -> Analysis {
+        let region = player_region(level);
+        let ice = level.has_ice();
+        let n = level.cell_count();
+
+        // On ice a box can slide past cells it could never be pushed to and the player
+        // covers several cells in one move, so the floor-only arguments do not hold; until
+        // ice-aware versions exist we fall back to the trivially sound facts there.
+        let pushes_to_goal = if ice {
+            (0..n)
+                .map(|c| if region[c] { 0 } else { UNREACHABLE })
+                .collect()
+        } else {
+            push_distances_to_goals(level)
+        };
+        let live: Vec<bool> = (0..n)
+            .map(|c| region[c] && pushes_to_goal[c] != UNREACHABLE)
+            .collect();
+        let player_distance = if ice {
+            (0..n).map(|c| if region[c] { 0 } else { UNREACHABLE }).collect()
+        } else {
+            walk_distances(level, level.player())
+        };
+
+        let boxes_in_region: Vec<Cell> = level.box_cells().filter(|&b| region[b]).collect();
+        let moves_to_box_at = if ice {
+            (0..n).map(|c| if region[c] { 0 } else { UNREACHABLE }).collect()
+        } else {
+            moves_to_box_at(level, &boxes_in_region, &player_distance)
+        };
+
+        let mut unsolvable = None;
+        for b in level.box_cells() {
+            if !region[b] && !level.is_goal(b) {
+                unsolvable = Some(format!(
+                    "the box at {} is walled off from the player and not on a goal",
+                    level.cell_name(b)
+                ));
+            } else if region[b] && !live[b] {
+                unsolvable = Some(format!(
+                    "the box at {} can never be pushed to any goal",
+                    level.cell_name(b)
+                ));
+            }
+        }
+        for g in level.goal_cells() {
+            if !region[g] && !level.has_initial_box(g) {
+                unsolvable = Some(format!(
+                    "the goal at {} is walled off from the player and empty",
+                    level.cell_name(g)
+                ));
+            }
+        }
+
+        let solved = level.goal_cells().all(|g| level.has_initial_box(g));
+        let (move_lower_bound, push_lower_bound) = if solved || unsolvable.is_some() {
+            (0, 0)
+        } else if ice {
+            (1, 1)
+        } else {
+            let pushes: usize = boxes_in_region
+                .iter()
+                .map(|&b| pushes_to_goal[b] as usize)
+                .sum();
+            // Before its first push the player walks at least to a cell next to a box.
+            let walk = boxes_in_region
+                .iter()
+                .flat_map(|&b| Direction::ALL.map(|d| level.neighbor(b, d)))
+                .map(|c| player_distance[c])
+                .min()
+                .unwrap_or(0) as usize;
+            (pushes.max(1) + walk, pushes.max(1))
+        };
+
+        Analysis {
+            region,
+            live,
+            pushes_to_goal,
+            moves_to_box_at,
+            player_distance,
+            parity: !ice,
+            move_lower_bound,
+            push_lower_bound,
+            unsolvable,
+        }
+    }
+}
+
+/// For each cell, a lower bound on the moves before any box can stand there.
+fn moves_to_box_at(level: &Level, boxes: &[Cell], player_distance: &[u32]) -> Vec<u32> {
+    let mut best = vec![UNREACHABLE; level.cell_count()];
+    for &b in boxes {
+        let approach = Direction::ALL
+            .iter()
+            .map(|&d| player_distance[level.neighbor(b, d)])
+            .min()
+            .unwrap_or(UNREACHABLE);
+        let pushes = push_distances_from(level, [b]);
+        for (c, &p) in pushes.iter().enumerate() {
+            let cost = if c == b {
+                0
+            } else if p == UNREACHABLE || approach == UNREACHABLE {
+                UNREACHABLE
+            } else {
+                approach + p
+            };
+            best[c] = best[c].min(cost);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::parse_xsb;
+
+    fn analyse(text: &str) -> (Level, Analysis) {
+        let l = parse_xsb("t", text).unwrap().remove(0);
+        let a = Analysis::new(&l);
+        (l, a)
+    }
+
+    #[test]
+    fn lower_bound_counts_walk_and_pushes() {
+        let (_, a) = analyse("#######\n#@ $ .#\n#######\n");
+        assert_eq!(a.push_lower_bound, 2);
+        assert_eq!(a.move_lower_bound, 3);
+        assert!(a.unsolvable.is_none());
+    }
+
+    #[test]
+    fn dead_box_is_unsolvable() {
+        let (_, a) = analyse("#####\n#$ .#\n# @ #\n#####\n");
+        assert!(a.unsolvable.unwrap().contains("never be pushed"));
+    }
+
+    #[test]
+    fn sealed_box_on_goal_is_fine_but_sealed_goal_is_not() {
+        let (l, a) = analyse("#########\n#@$.#*# #\n#########\n");
+        assert!(a.unsolvable.is_none());
+        let star = l.box_cells().find(|&b| l.is_goal(b) && !a.region[b]);
+        assert!(star.is_some());
+        let (_, a) = analyse("#########\n#@$.#.#$#\n#########\n");
+        assert!(a.unsolvable.is_some());
+    }
+}

@@ -1,0 +1,59 @@
+//! `satsoko verify`: replays a LURD solution through the rules engine.
+
+use serde_json::json;
+
+use super::args::VerifyArgs;
+use super::input::read_level;
+use super::report::{EXIT_INPUT, EXIT_OK, EXIT_REJECTED};
+use crate::rules::replay;
+
+/// Runs `verify` and returns the exit code.
+pub fn run(args: &VerifyArgs) -> i32 {
+    let level = match read_level(&args.file, args.level) {
+        Ok(level) => level,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    let solution = match (&args.solution, &args.solution_file) {
+        (Some(s), _) => s.clone(),
+        (None, Some(path)) => match std::fs::read_to_string(path) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", path.display());
+                return EXIT_INPUT;
+            }
+        },
+        (None, None) => unreachable!("clap requires one of them"),
+    };
+    let file = args.file.display().to_string();
+    let result = replay(&level, &solution);
+    let (code, text, value) = match &result {
+        Ok(r) => {
+            let verdict = if r.solved { "solves the level" } else { "is legal but does not solve the level" };
+            (
+                if r.solved { EXIT_OK } else { EXIT_REJECTED },
+                format!(
+                    "{file} level {}: the solution {verdict} ({} moves, {} pushes)",
+                    args.level, r.moves, r.pushes
+                ),
+                json!({"file": file, "level": args.level, "legal": true, "solved": r.solved,
+                       "moves": r.moves, "pushes": r.pushes}),
+            )
+        }
+        Err(e) => (
+            EXIT_REJECTED,
+            format!("{file} level {}: {e}", args.level),
+            json!({"file": file, "level": args.level, "legal": false, "solved": false,
+                   "position": e.position, "letter": e.letter.to_string(),
+                   "message": e.reason}),
+        ),
+    };
+    if args.json {
+        println!("{value}");
+    } else {
+        println!("{text}");
+    }
+    code
+}

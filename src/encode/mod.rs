@@ -1,0 +1,86 @@
+//! Encodings: a level unrolled into time-indexed CNF, one layer per step, and models
+//! decoded back into plans. Each encoding is documented in `encodings/<name>.md`.
+
+pub mod moves;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::analysis::Analysis;
+use crate::level::Level;
+use crate::plan::Plan;
+use crate::sat::{ClauseSink, Lit};
+
+/// The encodings satsoko has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EncodingKind {
+    /// One player move per step (move-optimal).
+    Moves,
+}
+
+impl EncodingKind {
+    /// All encodings, for help texts.
+    pub const ALL: [EncodingKind; 1] = [EncodingKind::Moves];
+
+    /// The name used on the command line and in output.
+    pub fn name(self) -> &'static str {
+        match self {
+            EncodingKind::Moves => "moves",
+        }
+    }
+
+    /// The metric the first satisfiable k is optimal for.
+    pub fn metric(self) -> &'static str {
+        match self {
+            EncodingKind::Moves => "moves",
+        }
+    }
+
+    /// Builds the encoding for a level: the state at step 0, no transitions yet.
+    pub fn build(
+        self,
+        level: &Level,
+        analysis: &Analysis,
+        sink: &mut dyn ClauseSink,
+    ) -> Box<dyn Encoding> {
+        match self {
+            EncodingKind::Moves => Box::new(moves::MovesEncoding::new(level, analysis, sink)),
+        }
+    }
+}
+
+impl fmt::Display for EncodingKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for EncodingKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        EncodingKind::ALL
+            .into_iter()
+            .find(|e| e.name() == s)
+            .ok_or_else(|| format!("unknown encoding {s:?}"))
+    }
+}
+
+/// An encoding being unrolled step by step into a clause sink.
+///
+/// Step t's state variables exist once `steps() >= t`; `goal_literal(k)` is a literal
+/// that, when assumed, asks for the goal to hold at step k exactly.
+pub trait Encoding {
+    /// The encoding's kind.
+    fn kind(&self) -> EncodingKind;
+    /// Number of transitions added so far.
+    fn steps(&self) -> usize;
+    /// Adds the transition from step `steps()` to `steps() + 1`.
+    fn add_step(&mut self, sink: &mut dyn ClauseSink);
+    /// The literal meaning "the level is solved at step k" (k ≤ `steps()`), adding the
+    /// clauses it guards the first time it is asked for.
+    fn goal_literal(&mut self, k: usize, sink: &mut dyn ClauseSink) -> Lit;
+    /// Decodes a model of the formula with the goal at step k into a plan.
+    fn decode(&self, k: usize, model: &dyn Fn(Lit) -> bool) -> Plan;
+    /// What each variable means, as `(variable, description)`, for DIMACS comments.
+    fn variable_names(&self) -> Vec<(u32, String)>;
+}

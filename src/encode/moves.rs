@@ -1,0 +1,315 @@
+//! The `moves` encoding: one player move (walk or push) per step.
+//!
+//! State at step t: `player_at(c, t)` for cells the player can be on at t, `box_at(c, t)`
+//! for live cells a box can reach by t. Actions between t and t+1: `move(c, d, t)` (the
+//! player leaves c in direction d) and `push(c, d, t)` (that move pushes the box at c+d).
+//! Variables that static analysis proves false are constants and never reach the solver.
+//! See `encodings/moves.md`.
+
+use std::collections::HashMap;
+
+use super::{Encoding, EncodingKind};
+use crate::analysis::{Analysis, UNREACHABLE};
+use crate::level::{Cell, Direction, Level};
+use crate::plan::{Move, Plan};
+use crate::sat::cnf::{at_most_one, implies, implies_any};
+use crate::sat::{ClauseSink, Lit, Term};
+
+/// The `moves` encoding of one level.
+pub struct MovesEncoding {
+    level: Level,
+    region: Vec<bool>,
+    live: Vec<bool>,
+    player_distance: Vec<u32>,
+    moves_to_box_at: Vec<u32>,
+    pushes_to_goal: Vec<u32>,
+    parity: bool,
+    /// `player[t][c]`: the player is at c at step t.
+    player: Vec<Vec<Term>>,
+    /// `boxes[t][c]`: a box is at c at step t.
+    boxes: Vec<Vec<Term>>,
+    /// `moves[t][c][d]`: between t and t+1 the player moves from c in direction d.
+    moves: Vec<Vec<[Term; 4]>>,
+    /// `pushes[t][c][d]`: that move pushes the box at c+d to c+2d.
+    pushes: Vec<Vec<[Term; 4]>>,
+    goals: HashMap<usize, Lit>,
+}
+
+impl MovesEncoding {
+    /// Sets up step 0 (the initial state, all constants) for `level`.
+    pub fn new(level: &Level, analysis: &Analysis, _sink: &mut dyn ClauseSink) -> MovesEncoding {
+        let n = level.cell_count();
+        let player0 = (0..n)
+            .map(|c| Term::Const(c == level.player()))
+            .collect();
+        let boxes0 = (0..n)
+            .map(|c| Term::Const(level.has_initial_box(c)))
+            .collect();
+        MovesEncoding {
+            level: level.clone(),
+            region: analysis.region.clone(),
+            live: analysis.live.clone(),
+            player_distance: analysis.player_distance.clone(),
+            moves_to_box_at: analysis.moves_to_box_at.clone(),
+            pushes_to_goal: analysis.pushes_to_goal.clone(),
+            parity: analysis.parity,
+            player: vec![player0],
+            boxes: vec![boxes0],
+            moves: Vec::new(),
+            pushes: Vec::new(),
+            goals: HashMap::new(),
+        }
+    }
+
+    /// `player_at(c, t)`.
+    pub fn player_at(&self, cell: Cell, t: usize) -> Term {
+        self.player[t][cell]
+    }
+
+    /// `box_at(c, t)`.
+    pub fn box_at(&self, cell: Cell, t: usize) -> Term {
+        self.boxes[t][cell]
+    }
+
+    /// Whether the player may be at `cell` at step t, by distance and parity.
+    fn player_possible(&self, cell: Cell, t: usize) -> bool {
+        let d = self.player_distance[cell];
+        self.region[cell]
+            && d != UNREACHABLE
+            && d as usize <= t
+            && (!self.parity || (t - d as usize) % 2 == 0)
+    }
+
+    /// Whether a box may be at `cell` at step t.
+    fn box_possible(&self, cell: Cell, t: usize) -> bool {
+        let d = self.moves_to_box_at[cell];
+        self.live[cell] && d != UNREACHABLE && d as usize <= t
+    }
+}
+
+impl Encoding for MovesEncoding {
+    fn kind(&self) -> EncodingKind {
+        EncodingKind::Moves
+    }
+
+    fn steps(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn add_step(&mut self, sink: &mut dyn ClauseSink) {
+        let t = self.steps();
+        let n = self.level.cell_count();
+        let level = &self.level;
+
+        let next_player: Vec<Term> = (0..n)
+            .map(|c| {
+                if self.player_possible(c, t + 1) {
+                    sink.new_var().into()
+                } else {
+                    Term::FALSE
+                }
+            })
+            .collect();
+        let next_boxes: Vec<Term> = (0..n)
+            .map(|c| {
+                if !self.region[c] {
+                    // Outside the region nothing ever moves.
+                    Term::Const(level.has_initial_box(c))
+                } else if self.box_possible(c, t + 1) {
+                    sink.new_var().into()
+                } else {
+                    Term::FALSE
+                }
+            })
+            .collect();
+
+        let (player, boxes) = (&self.player[t], &self.boxes[t]);
+        let mut moves = vec![[Term::FALSE; 4]; n];
+        let mut pushes = vec![[Term::FALSE; 4]; n];
+        for c in 0..n {
+            if player[c].is_false() {
+                continue;
+            }
+            for d in Direction::ALL {
+                let q = level.neighbor(c, d);
+                if level.is_wall(q) || next_player[q].is_false() {
+                    continue;
+                }
+                moves[c][d.index()] = sink.new_var().into();
+                let r = level.neighbor(q, d);
+                if !boxes[q].is_false() && !level.is_wall(r) && !next_boxes[r].is_false() {
+                    pushes[c][d.index()] = sink.new_var().into();
+                }
+            }
+        }
+
+        for c in 0..n {
+            if player[c].is_false() {
+                continue;
+            }
+            // The player at c makes exactly one move from c.
+            implies_any(sink, player[c], &moves[c]);
+            at_most_one(sink, &moves[c]);
+            for d in Direction::ALL {
+                let (m, p) = (moves[c][d.index()], pushes[c][d.index()]);
+                if m.is_false() {
+                    continue;
+                }
+                let q = level.neighbor(c, d);
+                implies(sink, m, player[c]);
+                implies(sink, m, next_player[q]);
+                if p.is_false() {
+                    // No push possible this way: the move must find q empty.
+                    implies(sink, m, !boxes[q]);
+                } else {
+                    let r = level.neighbor(q, d);
+                    implies(sink, p, m);
+                    implies(sink, p, boxes[q]);
+                    sink.clause(&[!m, !boxes[q], p]);
+                    implies(sink, p, !boxes[r]);
+                    implies(sink, p, next_boxes[r]);
+                }
+            }
+        }
+
+        for x in 0..n {
+            if !self.region[x] {
+                continue;
+            }
+            if !next_player[x].is_false() {
+                // The player arrives at x only by a move into x; no box shares its cell.
+                let into: Vec<Term> = Direction::ALL
+                    .iter()
+                    .map(|&d| {
+                        let from = level.neighbor(x, d.opposite());
+                        if level.is_wall(from) { Term::FALSE } else { moves[from][d.index()] }
+                    })
+                    .collect();
+                implies_any(sink, next_player[x], &into);
+                sink.clause(&[!next_player[x], !next_boxes[x]]);
+            }
+            if boxes[x].is_false() && next_boxes[x].is_false() {
+                continue;
+            }
+            // Frame axioms: a box leaves x only by a push from x - d, arrives only by a
+            // push from x - 2d.
+            let mut leave = vec![!boxes[x], next_boxes[x]];
+            let mut arrive = vec![boxes[x], !next_boxes[x]];
+            for d in Direction::ALL {
+                let back = level.neighbor(x, d.opposite());
+                if level.is_wall(back) {
+                    continue;
+                }
+                leave.push(pushes[back][d.index()]);
+                if let Some(back2) = level.checked_neighbor(back, d.opposite()) {
+                    if !level.is_wall(back2) {
+                        arrive.push(pushes[back2][d.index()]);
+                    }
+                }
+            }
+            sink.clause(&leave);
+            sink.clause(&arrive);
+        }
+
+        // A walk straight back undoes the previous walk, so no shortest plan has one:
+        // move(c, d, t-1) that is not a push excludes move(c+d, -d, t).
+        if t > 0 {
+            let (prev_moves, prev_pushes) = (&self.moves[t - 1], &self.pushes[t - 1]);
+            for c in 0..n {
+                for d in Direction::ALL {
+                    let before = prev_moves[c][d.index()];
+                    if before.is_false() {
+                        continue;
+                    }
+                    let q = level.neighbor(c, d);
+                    let back = moves[q][d.opposite().index()];
+                    sink.clause(&[!before, prev_pushes[c][d.index()], !back]);
+                }
+            }
+        }
+
+        self.player.push(next_player);
+        self.boxes.push(next_boxes);
+        self.moves.push(moves);
+        self.pushes.push(pushes);
+    }
+
+    fn goal_literal(&mut self, k: usize, sink: &mut dyn ClauseSink) -> Lit {
+        if let Some(&g) = self.goals.get(&k) {
+            return g;
+        }
+        assert!(k <= self.steps(), "goal asked beyond the encoded steps");
+        let goal = sink.new_var();
+        for g in self.level.goal_cells() {
+            sink.clause(&[(!goal).into(), self.boxes[k][g]]);
+        }
+        // Under goal(k), a box at x at step t must still reach a goal in k - t moves.
+        for t in 0..=k {
+            for x in 0..self.level.cell_count() {
+                let b = self.boxes[t][x];
+                if b.lit().is_some() && self.pushes_to_goal[x] as usize > k - t {
+                    sink.clause(&[(!goal).into(), !b]);
+                }
+            }
+        }
+        self.goals.insert(k, goal);
+        goal
+    }
+
+    fn decode(&self, k: usize, model: &dyn Fn(Lit) -> bool) -> Plan {
+        let mut plan = Plan::default();
+        for t in 0..k {
+            let chosen = self.moves[t].iter().enumerate().find_map(|(c, dirs)| {
+                Direction::ALL
+                    .into_iter()
+                    .find(|d| dirs[d.index()].eval(model))
+                    .map(|d| (c, d))
+            });
+            // A model always has a move at every step; a missing one shows up as a
+            // shorter plan that then fails replay, which the driver reports.
+            if let Some((c, dir)) = chosen {
+                let push = self.pushes[t][c][dir.index()].eval(model);
+                plan.moves.push(Move { dir, push });
+            }
+        }
+        plan
+    }
+
+    fn variable_names(&self) -> Vec<(u32, String)> {
+        let mut names = Vec::new();
+        let level = &self.level;
+        for (t, row) in self.player.iter().enumerate() {
+            for (c, term) in row.iter().enumerate() {
+                if let Some(l) = term.lit() {
+                    names.push((l.var(), format!("player_at {} t{t}", level.cell_name(c))));
+                }
+            }
+        }
+        for (t, row) in self.boxes.iter().enumerate() {
+            for (c, term) in row.iter().enumerate() {
+                if let Some(l) = term.lit() {
+                    names.push((l.var(), format!("box_at {} t{t}", level.cell_name(c))));
+                }
+            }
+        }
+        for (label, table) in [("move", &self.moves), ("push", &self.pushes)] {
+            for (t, row) in table.iter().enumerate() {
+                for (c, dirs) in row.iter().enumerate() {
+                    for d in Direction::ALL {
+                        if let Some(l) = dirs[d.index()].lit() {
+                            names.push((
+                                l.var(),
+                                format!("{label} {} {} t{t}", level.cell_name(c), d.letter(false)),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        for (&k, &g) in &self.goals {
+            names.push((g.var(), format!("goal k{k}")));
+        }
+        names.sort();
+        names
+    }
+}

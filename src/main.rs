@@ -1,0 +1,5 @@
+//! The `satsoko` command; all the work is in the library's `cli` module.
+
+fn main() {
+    std::process::exit(satsoko::cli::run());
+}

@@ -1,0 +1,125 @@
+//! Reusable CNF building blocks.
+
+use super::{ClauseSink, Lit, Term};
+
+/// Up to this many literals, at-most-one uses the pairwise encoding (n(n-1)/2 binary
+/// clauses, no extra variables); above it, the sequential (ladder) encoding with n-1
+/// auxiliary variables and about 3n clauses.
+pub const PAIRWISE_LIMIT: usize = 6;
+
+/// At most one of `terms` is true. False constants are ignored; two true constants make
+/// the formula unsatisfiable (an empty clause).
+pub fn at_most_one(sink: &mut dyn ClauseSink, terms: &[Term]) {
+    let trues = terms.iter().filter(|t| **t == Term::TRUE).count();
+    let lits: Vec<Lit> = terms.iter().filter_map(|t| t.lit()).collect();
+    if trues > 1 {
+        sink.add_clause(&[]);
+        return;
+    }
+    if trues == 1 {
+        for &l in &lits {
+            sink.add_clause(&[!l]);
+        }
+        return;
+    }
+    if lits.len() <= PAIRWISE_LIMIT {
+        for (i, &a) in lits.iter().enumerate() {
+            for &b in &lits[i + 1..] {
+                sink.add_clause(&[!a, !b]);
+            }
+        }
+        return;
+    }
+    // Sequential encoding: s_i means "one of lits[0..=i] is true".
+    let mut prev = sink.new_var();
+    sink.add_clause(&[!lits[0], prev]);
+    for &l in &lits[1..lits.len() - 1] {
+        let s = sink.new_var();
+        sink.add_clause(&[!l, s]);
+        sink.add_clause(&[!prev, s]);
+        sink.add_clause(&[!l, !prev]);
+        prev = s;
+    }
+    sink.add_clause(&[!lits[lits.len() - 1], !prev]);
+}
+
+/// At least one of `terms` is true.
+pub fn at_least_one(sink: &mut dyn ClauseSink, terms: &[Term]) {
+    sink.clause(terms);
+}
+
+/// Exactly one of `terms` is true.
+pub fn exactly_one(sink: &mut dyn ClauseSink, terms: &[Term]) {
+    at_least_one(sink, terms);
+    at_most_one(sink, terms);
+}
+
+/// `lhs` implies the disjunction of `rhs`: the clause ¬lhs ∨ rhs₁ ∨ … ∨ rhsₙ.
+pub fn implies_any(sink: &mut dyn ClauseSink, lhs: Term, rhs: &[Term]) {
+    let mut terms = Vec::with_capacity(rhs.len() + 1);
+    terms.push(!lhs);
+    terms.extend_from_slice(rhs);
+    sink.clause(&terms);
+}
+
+/// `lhs` implies `rhs`: the clause ¬lhs ∨ rhs.
+pub fn implies(sink: &mut dyn ClauseSink, lhs: Term, rhs: Term) {
+    sink.clause(&[!lhs, rhs]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sat::{SatBackend, SolveResult, VarisatBackend};
+
+    /// Counts the assignments of `n` inputs the constraint allows, by solving under
+    /// every full assignment.
+    fn allowed(n: usize, build: fn(&mut dyn ClauseSink, &[Term])) -> Vec<u32> {
+        let mut out = Vec::new();
+        for mask in 0u32..(1 << n) {
+            let mut s = VarisatBackend::new();
+            let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+            let terms: Vec<Term> = vars.iter().map(|&l| l.into()).collect();
+            build(&mut s, &terms);
+            let assumptions: Vec<Lit> = vars
+                .iter()
+                .enumerate()
+                .map(|(i, &l)| if mask >> i & 1 == 1 { l } else { !l })
+                .collect();
+            if s.solve(&assumptions) == SolveResult::Sat {
+                out.push(mask);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn at_most_one_small_and_ladder() {
+        for n in [1, 2, 3, 6, 7, 9] {
+            let ok = allowed(n, at_most_one);
+            assert!(ok.iter().all(|m| m.count_ones() <= 1), "n={n}");
+            assert_eq!(ok.len(), n + 1, "n={n}");
+        }
+    }
+
+    #[test]
+    fn exactly_one_small_and_ladder() {
+        for n in [1, 2, 5, 8] {
+            let ok = allowed(n, exactly_one);
+            assert!(ok.iter().all(|m| m.count_ones() == 1));
+            assert_eq!(ok.len(), n);
+        }
+    }
+
+    #[test]
+    fn constants_are_folded() {
+        let mut s = VarisatBackend::new();
+        let a = s.new_var();
+        at_most_one(&mut s, &[Term::TRUE, a.into(), Term::FALSE]);
+        assert_eq!(s.solve(&[a]), SolveResult::Unsat);
+        assert_eq!(s.solve(&[!a]), SolveResult::Sat);
+        let mut s = VarisatBackend::new();
+        at_most_one(&mut s, &[Term::TRUE, Term::TRUE]);
+        assert_eq!(s.solve(&[]), SolveResult::Unsat);
+    }
+}

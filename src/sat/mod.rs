@@ -1,0 +1,190 @@
+//! The SAT layer: literals, a narrow solver trait, and CNF helpers.
+//!
+//! Encoders write clauses into any [`ClauseSink`]: a live solver (a [`SatBackend`]) or a
+//! DIMACS writer. Constants ([`Term::Const`]) let encoders leave out variables that static
+//! analysis proves false without special cases at every use.
+
+pub mod cnf;
+mod varisat_backend;
+
+pub use varisat_backend::VarisatBackend;
+
+use std::fmt;
+use std::ops::Not;
+
+/// A literal in DIMACS numbering: variable `v` is `v`, its negation `-v` (v ≥ 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Lit(i32);
+
+impl Lit {
+    /// The positive literal of variable `var` (1-based).
+    pub fn positive(var: u32) -> Lit {
+        assert!(var >= 1 && var <= i32::MAX as u32, "variable out of range");
+        Lit(var as i32)
+    }
+
+    /// From a signed DIMACS number; `None` for 0.
+    pub fn from_dimacs(n: i32) -> Option<Lit> {
+        (n != 0).then_some(Lit(n))
+    }
+
+    /// The signed DIMACS number.
+    pub fn to_dimacs(self) -> i32 {
+        self.0
+    }
+
+    /// The variable, 1-based.
+    pub fn var(self) -> u32 {
+        self.0.unsigned_abs()
+    }
+
+    /// Whether the literal is the positive one of its variable.
+    pub fn is_positive(self) -> bool {
+        self.0 > 0
+    }
+}
+
+impl Not for Lit {
+    type Output = Lit;
+    fn not(self) -> Lit {
+        Lit(-self.0)
+    }
+}
+
+impl fmt::Display for Lit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A literal or a constant: what encoders use for variables static analysis may remove.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Term {
+    /// A known truth value (no variable in the formula).
+    Const(bool),
+    /// A real literal.
+    Lit(Lit),
+}
+
+impl Term {
+    /// The false constant.
+    pub const FALSE: Term = Term::Const(false);
+    /// The true constant.
+    pub const TRUE: Term = Term::Const(true);
+
+    /// Whether this is the constant false (the thing it names cannot happen).
+    pub fn is_false(self) -> bool {
+        self == Term::FALSE
+    }
+
+    /// The literal, if this is not a constant.
+    pub fn lit(self) -> Option<Lit> {
+        match self {
+            Term::Lit(l) => Some(l),
+            Term::Const(_) => None,
+        }
+    }
+
+    /// The term's value under a model.
+    pub fn eval(self, model: &dyn Fn(Lit) -> bool) -> bool {
+        match self {
+            Term::Const(b) => b,
+            Term::Lit(l) => model(l),
+        }
+    }
+}
+
+impl Not for Term {
+    type Output = Term;
+    fn not(self) -> Term {
+        match self {
+            Term::Const(b) => Term::Const(!b),
+            Term::Lit(l) => Term::Lit(!l),
+        }
+    }
+}
+
+impl From<Lit> for Term {
+    fn from(l: Lit) -> Term {
+        Term::Lit(l)
+    }
+}
+
+/// Anything clauses can be written into.
+pub trait ClauseSink {
+    /// A fresh variable, as its positive literal.
+    fn new_var(&mut self) -> Lit;
+    /// Adds a clause (a disjunction of literals). An empty clause makes the formula UNSAT.
+    fn add_clause(&mut self, clause: &[Lit]);
+
+    /// Adds a clause of terms: false constants are dropped, and a clause holding a true
+    /// constant is already satisfied and left out.
+    fn clause(&mut self, terms: &[Term]) {
+        let mut lits = Vec::with_capacity(terms.len());
+        for &t in terms {
+            match t {
+                Term::Const(true) => return,
+                Term::Const(false) => {}
+                Term::Lit(l) => lits.push(l),
+            }
+        }
+        self.add_clause(&lits);
+    }
+}
+
+/// The answer of one solve call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveResult {
+    /// A model exists; read it with [`SatBackend::value`].
+    Sat,
+    /// No model under these assumptions.
+    Unsat,
+    /// The solver gave up (interrupted or failed).
+    Unknown,
+}
+
+/// Counters a backend can report; `None` where it does not keep them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolverStats {
+    /// Variables created.
+    pub variables: u64,
+    /// Clauses added.
+    pub clauses: u64,
+    /// Conflicts so far, if the backend reports them.
+    pub conflicts: Option<u64>,
+    /// Decisions so far, if the backend reports them.
+    pub decisions: Option<u64>,
+}
+
+/// A SAT solver behind the narrow interface the driver needs: add clauses, solve under
+/// assumptions, read the model.
+pub trait SatBackend: ClauseSink {
+    /// The backend's name as shown to users (`varisat`, ...).
+    fn name(&self) -> &'static str;
+    /// Solves the clauses added so far under `assumptions`.
+    fn solve(&mut self, assumptions: &[Lit]) -> SolveResult;
+    /// The value of `lit` in the last model (after [`SolveResult::Sat`]).
+    fn value(&self, lit: Lit) -> bool;
+    /// After [`SolveResult::Unsat`]: whether the assumptions took part in the refutation.
+    /// `false` means the clauses alone are unsatisfiable.
+    fn assumptions_used(&self) -> bool;
+    /// Counters.
+    fn stats(&self) -> SolverStats;
+}
+
+/// Counts variables and clauses; the common part of every sink.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counter {
+    /// Variables created so far (also the highest variable number).
+    pub variables: u32,
+    /// Clauses added so far.
+    pub clauses: u64,
+}
+
+impl Counter {
+    /// Allocates the next variable.
+    pub fn next_var(&mut self) -> Lit {
+        self.variables += 1;
+        Lit::positive(self.variables)
+    }
+}

@@ -1,0 +1,120 @@
+//! The embedded default solver, varisat (pure Rust, incremental).
+
+use varisat::ExtendFormula;
+
+use super::{ClauseSink, Counter, Lit, SatBackend, SolveResult, SolverStats};
+
+/// varisat behind [`SatBackend`].
+pub struct VarisatBackend {
+    solver: varisat::Solver<'static>,
+    counter: Counter,
+    model: Vec<bool>,
+    assumptions_used: bool,
+    buffer: Vec<varisat::Lit>,
+}
+
+impl Default for VarisatBackend {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl VarisatBackend {
+    /// A new empty solver.
+    pub fn new() -> VarisatBackend {
+        VarisatBackend {
+            solver: varisat::Solver::new(),
+            counter: Counter::default(),
+            model: Vec::new(),
+            assumptions_used: true,
+            buffer: Vec::new(),
+        }
+    }
+}
+
+fn to_varisat(l: Lit) -> varisat::Lit {
+    varisat::Lit::from_dimacs(l.to_dimacs() as isize)
+}
+
+impl ClauseSink for VarisatBackend {
+    fn new_var(&mut self) -> Lit {
+        self.counter.next_var()
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.counter.clauses += 1;
+        self.buffer.clear();
+        self.buffer.extend(clause.iter().map(|&l| to_varisat(l)));
+        self.solver.add_clause(&self.buffer);
+    }
+}
+
+impl SatBackend for VarisatBackend {
+    fn name(&self) -> &'static str {
+        "varisat"
+    }
+
+    fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
+        let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
+        self.solver.assume(&lits);
+        match self.solver.solve() {
+            Ok(true) => {
+                self.model = vec![false; self.counter.variables as usize + 1];
+                for l in self.solver.model().unwrap_or_default() {
+                    let i = l.var().to_dimacs() as usize;
+                    if i < self.model.len() {
+                        self.model[i] = l.is_positive();
+                    }
+                }
+                SolveResult::Sat
+            }
+            Ok(false) => {
+                self.assumptions_used = self
+                    .solver
+                    .failed_core()
+                    .is_some_and(|core| !core.is_empty());
+                SolveResult::Unsat
+            }
+            Err(_) => SolveResult::Unknown,
+        }
+    }
+
+    fn value(&self, lit: Lit) -> bool {
+        let v = self.model.get(lit.var() as usize).copied().unwrap_or(false);
+        v == lit.is_positive()
+    }
+
+    fn assumptions_used(&self) -> bool {
+        self.assumptions_used
+    }
+
+    fn stats(&self) -> SolverStats {
+        SolverStats {
+            variables: self.counter.variables as u64,
+            clauses: self.counter.clauses,
+            conflicts: None,
+            decisions: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solves_under_assumptions() {
+        let mut s = VarisatBackend::new();
+        let a = s.new_var();
+        let b = s.new_var();
+        s.add_clause(&[a, b]);
+        s.add_clause(&[!a, b]);
+        assert_eq!(s.solve(&[]), SolveResult::Sat);
+        assert!(s.value(b));
+        assert_eq!(s.solve(&[!b]), SolveResult::Unsat);
+        assert!(s.assumptions_used());
+        s.add_clause(&[!b]);
+        assert_eq!(s.solve(&[a]), SolveResult::Unsat);
+        assert!(!s.assumptions_used());
+    }
+}
