@@ -24,6 +24,8 @@ pub struct MovesEncoding {
     moves_to_box_at: Vec<u32>,
     pushes_to_goal: Vec<u32>,
     parity: bool,
+    /// Whether walks commute (no ice), so their order can be fixed.
+    commute: bool,
     /// `player[t][c]`: the player is at c at step t.
     player: Vec<Vec<Term>>,
     /// `boxes[t][c]`: a box is at c at step t.
@@ -53,6 +55,7 @@ impl MovesEncoding {
             moves_to_box_at: analysis.moves_to_box_at.clone(),
             pushes_to_goal: analysis.pushes_to_goal.clone(),
             parity: analysis.parity,
+            commute: !level.has_ice(),
             player: vec![player0],
             boxes: vec![boxes0],
             moves: Vec::new(),
@@ -224,6 +227,63 @@ impl Encoding for MovesEncoding {
                     let q = level.neighbor(c, d);
                     let back = moves[q][d.opposite().index()];
                     sink.clause(&[!before, prev_pushes[c][d.index()], !back]);
+                    if self.commute {
+                        // Two perpendicular walks commute when the other corner is
+                        // free; keep only the order with the smaller second direction.
+                        for d2 in Direction::ALL {
+                            if d2.index() >= d.index() || d2 == d.opposite() {
+                                continue;
+                            }
+                            let corner = level.neighbor(c, d2);
+                            if level.is_wall(corner) {
+                                continue;
+                            }
+                            let after = moves[q][d2.index()];
+                            sink.clause(&[
+                                !before,
+                                prev_pushes[c][d.index()],
+                                !after,
+                                pushes[q][d2.index()],
+                                self.boxes[t - 1][corner],
+                            ]);
+                        }
+                    }
+                }
+            }
+        }
+
+        // A detour d, e, -d (e ⊥ d) through free cells is longer than the single walk e
+        // from the same cell when that cell is free, so no shortest plan has one.
+        if t > 1 && self.commute {
+            let (m0, p0) = (&self.moves[t - 2], &self.pushes[t - 2]);
+            let (m1, p1) = (&self.moves[t - 1], &self.pushes[t - 1]);
+            for c in 0..n {
+                for d in Direction::ALL {
+                    let first = m0[c][d.index()];
+                    if first.is_false() {
+                        continue;
+                    }
+                    let q = level.neighbor(c, d);
+                    for e in Direction::ALL {
+                        if e == d || e == d.opposite() {
+                            continue;
+                        }
+                        let (second, r) = (m1[q][e.index()], level.neighbor(q, e));
+                        let shortcut = level.neighbor(c, e);
+                        if second.is_false() || level.is_wall(shortcut) || level.is_wall(r) {
+                            continue;
+                        }
+                        let third = moves[r][d.opposite().index()];
+                        sink.clause(&[
+                            !first,
+                            p0[c][d.index()],
+                            !second,
+                            p1[q][e.index()],
+                            !third,
+                            pushes[r][d.opposite().index()],
+                            self.boxes[t - 2][shortcut],
+                        ]);
+                    }
                 }
             }
         }
