@@ -75,17 +75,26 @@ pub struct Progress {
     pub elapsed: Duration,
 }
 
-/// A bug: the encoding produced a plan the rules engine rejects. Never printed as a plan.
+/// Why the driver could not give a verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InternalError(pub String);
+pub enum SolveError {
+    /// The level needs something the chosen encoding does not model (e.g. ice).
+    Unsupported(String),
+    /// A bug: e.g. the encoding produced a plan the rules engine rejects. Such a plan is
+    /// never printed.
+    Internal(String),
+}
 
-impl std::fmt::Display for InternalError {
+impl std::fmt::Display for SolveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "internal error (please report): {}", self.0)
+        match self {
+            SolveError::Unsupported(m) => f.write_str(m),
+            SolveError::Internal(m) => write!(f, "internal error (please report): {m}"),
+        }
     }
 }
 
-impl std::error::Error for InternalError {}
+impl std::error::Error for SolveError {}
 
 /// Solves `level`: grows k from the lower bound to `options.max_steps`, asking for the
 /// goal at k under an assumption. Every plan is replayed before it is returned.
@@ -95,7 +104,7 @@ pub fn solve(
     mut backend: Box<dyn SatBackend>,
     progress: &mut dyn FnMut(&Progress),
     cancel: &AtomicBool,
-) -> Result<Outcome, InternalError> {
+) -> Result<Outcome, SolveError> {
     let start = Instant::now();
     let analysis = Analysis::new(level);
     let metric = options.encoding.metric();
@@ -110,12 +119,16 @@ pub fn solve(
             elapsed: start.elapsed(),
         }
     };
+    if level.has_ice() && !options.encoding.supports_ice() {
+        return Err(SolveError::Unsupported(format!(
+            "the {} encoding does not handle ice yet; this level has ice",
+            options.encoding
+        )));
+    }
     if let Some(reason) = analysis.unsolvable.clone() {
         return Ok(finish(Verdict::Unsolvable { reason }, backend.as_ref()));
     }
-    let lower = match options.encoding {
-        EncodingKind::Moves => analysis.move_lower_bound,
-    };
+    let lower = options.encoding.lower_bound(&analysis);
     if lower > options.max_steps {
         let verdict = Verdict::NoPlan {
             bound: options.max_steps,
@@ -143,7 +156,7 @@ pub fn solve(
             SolveResult::Sat => {
                 let plan = encoding.decode(k, &|l| backend.value(l));
                 plan.verify(level).map_err(|e| {
-                    InternalError(format!(
+                    SolveError::Internal(format!(
                         "the {} encoding produced the plan {} (k={k}), which fails replay: {e}",
                         options.encoding,
                         plan.lurd()
@@ -172,4 +185,61 @@ pub fn solve(
         bound: options.max_steps,
     };
     Ok(finish(verdict, backend.as_ref()))
+}
+
+/// One row of a bound sweep.
+#[derive(Clone, Debug)]
+pub struct SweepRow {
+    /// The bound.
+    pub k: usize,
+    /// The answer for the goal at exactly k.
+    pub result: SolveResult,
+    /// Variables in the formula.
+    pub variables: u64,
+    /// Clauses in the formula.
+    pub clauses: u64,
+    /// Solver conflicts during this call, if reported.
+    pub conflicts: Option<u64>,
+    /// Solver decisions during this call, if reported.
+    pub decisions: Option<u64>,
+    /// Seconds this k took (adding its layer and solving).
+    pub seconds: f64,
+}
+
+/// Solves the goal at every k in `from..=to` on one incremental solver (not stopping at
+/// the first SAT), calling `row` after each k.
+pub fn sweep(
+    level: &Level,
+    encoding: EncodingKind,
+    mut backend: Box<dyn SatBackend>,
+    from: usize,
+    to: usize,
+    row: &mut dyn FnMut(&SweepRow),
+) {
+    let analysis = Analysis::new(level);
+    let mut enc = encoding.build(level, &analysis, backend.as_mut());
+    for k in from..=to {
+        let start = Instant::now();
+        let before = backend.stats();
+        while enc.steps() < k {
+            enc.add_step(backend.as_mut());
+        }
+        let goal = enc.goal_literal(k, backend.as_mut());
+        let result = if analysis.unsolvable.is_some() {
+            SolveResult::Unsat
+        } else {
+            backend.solve(&[goal])
+        };
+        let after = backend.stats();
+        let delta = |a: Option<u64>, b: Option<u64>| Some(a? - b.unwrap_or(0));
+        row(&SweepRow {
+            k,
+            result,
+            variables: after.variables,
+            clauses: after.clauses,
+            conflicts: delta(after.conflicts, before.conflicts),
+            decisions: delta(after.decisions, before.decisions),
+            seconds: start.elapsed().as_secs_f64(),
+        });
+    }
 }

@@ -6,6 +6,7 @@
 //! plans, and [`driver`] grows the bound until a plan is found.
 
 pub mod analysis;
+pub mod cli;
 pub mod driver;
 pub mod encode;
 pub mod level;
@@ -13,4 +14,3 @@ pub mod plan;
 pub mod rules;
 pub mod sat;
 pub mod search;
-pub mod cli;

@@ -223,7 +223,7 @@ mod tests {
         let l = level("#######\n#@~~ $.#\n#######\n");
         let mut s = State::initial(&l);
         let e = apply_move(&l, &mut s, Direction::Right).unwrap();
-        assert_eq!(l.row_col(e.player_to), (0, 3));
+        assert_eq!(l.row_col(e.player_to), (1, 4));
     }
 
     #[test]
@@ -231,7 +231,7 @@ mod tests {
         let l = level("#######\n#@~~$.#\n#######\n");
         let mut s = State::initial(&l);
         let e = apply_move(&l, &mut s, Direction::Right).unwrap();
-        assert_eq!(l.row_col(e.player_to), (0, 2));
+        assert_eq!(l.row_col(e.player_to), (1, 3));
     }
 
     #[test]
@@ -241,9 +241,9 @@ mod tests {
         let mut s = State::initial(&l);
         let e = apply_move(&l, &mut s, Direction::Right).unwrap();
         let (from, to) = e.box_move.unwrap();
-        assert_eq!(l.row_col(from), (0, 1));
-        assert_eq!(l.row_col(to), (0, 5)); // stepped off the ice onto the goal
-        assert_eq!(l.row_col(e.player_to), (0, 4)); // last ice cell before the box
+        assert_eq!(l.row_col(from), (1, 2));
+        assert_eq!(l.row_col(to), (1, 6)); // stepped off the ice onto the goal
+        assert_eq!(l.row_col(e.player_to), (1, 5)); // last ice cell before the box
         assert!(s.is_solved(&l));
     }
 }

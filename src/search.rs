@@ -100,11 +100,15 @@ mod tests {
 
     #[test]
     fn tiny_levels() {
-        let l = parse_xsb("t", "######\n#@ $.#\n######\n").unwrap().remove(0);
+        let l = parse_xsb("t", "######\n#@ $.#\n######\n")
+            .unwrap()
+            .remove(0);
         assert_eq!(shortest_moves(&l, 10, 1000), SearchResult::Optimal(2));
         assert_eq!(shortest_pushes(&l, 10, 1000), SearchResult::Optimal(1));
         assert_eq!(shortest_moves(&l, 1, 1000), SearchResult::NoneWithin(1));
-        let l = parse_xsb("t", "######\n#@.$ #\n######\n").unwrap().remove(0);
+        let l = parse_xsb("t", "######\n#@.$ #\n######\n")
+            .unwrap()
+            .remove(0);
         assert_eq!(shortest_moves(&l, 10, 1000), SearchResult::Unsolvable);
     }
 }

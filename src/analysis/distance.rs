@@ -89,13 +89,16 @@ mod tests {
 
     #[test]
     fn corner_is_dead_and_corridor_is_counted() {
-        let l = parse_xsb("t", "######\n#@$ .#\n#    #\n######\n").unwrap().remove(0);
+        let l = parse_xsb("t", "######\n#@$ .#\n#    #\n######\n")
+            .unwrap()
+            .remove(0);
         let to_goal = push_distances_to_goals(&l);
-        let cell = |r, c| (r + 1) * l.width() + c + 1;
-        assert_eq!(to_goal[cell(0, 2)], 2);
-        assert_eq!(to_goal[cell(0, 4)], 0);
-        assert_eq!(to_goal[cell(1, 1)], UNREACHABLE); // bottom-left corner
-        assert_eq!(walk_distances(&l, l.player())[cell(1, 4)], 4);
-        assert_eq!(push_distances_from(&l, [cell(0, 2)])[cell(0, 4)], 2);
+        // Board rows and columns, counted from the top-left wall.
+        let cell = |r: usize, c: usize| (r + 1) * l.width() + c + 1;
+        assert_eq!(to_goal[cell(1, 2)], 2);
+        assert_eq!(to_goal[cell(1, 4)], 0);
+        assert_eq!(to_goal[cell(2, 1)], UNREACHABLE); // bottom-left corner
+        assert_eq!(walk_distances(&l, l.player())[cell(2, 4)], 4);
+        assert_eq!(push_distances_from(&l, [cell(1, 2)])[cell(1, 4)], 2);
     }
 }

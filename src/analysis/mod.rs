@@ -7,9 +7,7 @@
 pub mod distance;
 mod region;
 
-pub use distance::{
-    UNREACHABLE, push_distances_from, push_distances_to_goals, walk_distances,
-};
+pub use distance::{UNREACHABLE, push_distances_from, push_distances_to_goals, walk_distances};
 pub use region::player_region;
 
 use crate::level::{Cell, Direction, Level};
@@ -61,14 +59,18 @@ impl Analysis {
             .map(|c| region[c] && pushes_to_goal[c] != UNREACHABLE)
             .collect();
         let player_distance = if ice {
-            (0..n).map(|c| if region[c] { 0 } else { UNREACHABLE }).collect()
+            (0..n)
+                .map(|c| if region[c] { 0 } else { UNREACHABLE })
+                .collect()
         } else {
             walk_distances(level, level.player())
         };
 
         let boxes_in_region: Vec<Cell> = level.box_cells().filter(|&b| region[b]).collect();
         let moves_to_box_at = if ice {
-            (0..n).map(|c| if region[c] { 0 } else { UNREACHABLE }).collect()
+            (0..n)
+                .map(|c| if region[c] { 0 } else { UNREACHABLE })
+                .collect()
         } else {
             moves_to_box_at(level, &boxes_in_region, &player_distance)
         };

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::encode::EncodingKind;
+use crate::sat::SolverChoice;
 
 /// satsoko: Sokoban solved by SAT. Reads XSB/SOK level collections and prints verified,
 /// optimal LURD solutions (lower case = walk, upper case = push).
@@ -34,6 +35,150 @@ pub enum Command {
     Solve(SolveArgs),
     /// Check a LURD solution with the rules engine.
     Verify(VerifyArgs),
+    /// Write the CNF of a level for an outside solver (DIMACS, with variable names).
+    Encode(EncodeArgs),
+    /// Turn an outside solver's answer for `encode`'s CNF back into a verified plan.
+    Decode(DecodeArgs),
+    /// For each bound k: SAT or UNSAT, formula size, time (table, CSV, SVG plot).
+    Sweep(SweepArgs),
+    /// Solve whole collections, each level in its own process, and summarise.
+    Bench(BenchArgs),
+}
+
+/// A bound or a range of bounds: `K` or `A..B` (inclusive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepRange {
+    /// First bound.
+    pub from: usize,
+    /// Last bound (inclusive).
+    pub to: usize,
+}
+
+impl std::str::FromStr for StepRange {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("{s:?} is not a bound: use K or A..B");
+        let (a, b) = s.split_once("..").unwrap_or((s, s));
+        let from: usize = a.trim().parse().map_err(|_| bad())?;
+        let to: usize = b
+            .trim()
+            .trim_start_matches('=')
+            .parse()
+            .map_err(|_| bad())?;
+        if to < from {
+            return Err(bad());
+        }
+        Ok(StepRange { from, to })
+    }
+}
+
+/// Options of `satsoko encode`.
+#[derive(Args, Debug, Clone)]
+pub struct EncodeArgs {
+    /// The level file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The level in the file (1-based).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub level: usize,
+    /// The bound K (the CNF is satisfiable iff a plan of at most K steps exists), or a
+    /// range A..B with --out-dir (one file per bound).
+    #[arg(long, value_name = "K|A..B")]
+    pub steps: StepRange,
+    /// The CNF encoding.
+    #[arg(long, default_value = "moves", value_name = "NAME")]
+    pub encoding: EncodingKind,
+    /// Output file (default: standard output).
+    #[arg(short = 'o', long, value_name = "FILE", conflicts_with = "out_dir")]
+    pub output: Option<PathBuf>,
+    /// Write one file per bound into this directory (`<file>-<level>-k<K>.cnf`).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Write the incremental DIMSPEC form (initial, universal, goal, transition) instead.
+    #[arg(long)]
+    pub dimspec: bool,
+}
+
+/// Options of `satsoko decode`.
+#[derive(Args, Debug, Clone)]
+pub struct DecodeArgs {
+    /// The level file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The level in the file (1-based).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub level: usize,
+    /// The bound K the CNF was written for.
+    #[arg(long, value_name = "K")]
+    pub steps: usize,
+    /// The CNF encoding the CNF was written with.
+    #[arg(long, default_value = "moves", value_name = "NAME")]
+    pub encoding: EncodingKind,
+    /// The solver's answer: `s`/`v` lines, or plain signed literals (`-` = stdin).
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// Print a JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of `satsoko sweep`.
+#[derive(Args, Debug, Clone)]
+pub struct SweepArgs {
+    /// The level file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The level in the file (1-based).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub level: usize,
+    /// First bound.
+    #[arg(long, value_name = "A")]
+    pub from: usize,
+    /// Last bound (inclusive).
+    #[arg(long, value_name = "B")]
+    pub to: usize,
+    /// Encoding and solver.
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Also write the table as CSV.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Also plot time (log scale) against k, SAT and UNSAT marked, as SVG.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+}
+
+/// Options of `satsoko bench`.
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Level files.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Levels to run: N, A-B or a list like 1,4-6 (default: all).
+    #[arg(long, value_name = "N|A-B")]
+    pub level: Option<LevelSelection>,
+    /// Wall-clock limit per level in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: f64,
+    /// Levels run at once (each in its own process). On a small machine, 1 gives the
+    /// least distorted times.
+    #[arg(long, default_value_t = 1, value_name = "J")]
+    pub jobs: usize,
+    /// Largest number of steps to try.
+    #[arg(long, default_value_t = 300, value_name = "N")]
+    pub max_steps: usize,
+    /// Encoding and solver.
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Write per-level results as CSV.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write per-level results as JSON lines.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// A CSV of an earlier bench run to compare with (per-level time ratios).
+    #[arg(long, value_name = "OLD.csv")]
+    pub compare: Option<PathBuf>,
 }
 
 /// Which levels of a file to use: `N`, `A-B`, or a comma-separated list of those.
@@ -74,6 +219,44 @@ impl std::str::FromStr for LevelSelection {
     }
 }
 
+/// How to solve: the encoding and the SAT solver.
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// The CNF encoding (see encodings/).
+    #[arg(long, default_value = "moves", value_name = "NAME")]
+    pub encoding: EncodingKind,
+    /// The SAT solver: varisat (embedded, default) or cadical (in process).
+    #[arg(long, default_value = "varisat", value_name = "NAME",
+          value_parser = ["varisat", "cadical"], conflicts_with = "solver_cmd")]
+    pub solver: String,
+    /// An outside DIMACS solver run once per k, e.g. "cadical -q" or "minisat {in} {out}"
+    /// ({in}: the CNF file, appended if absent; {out}: a file the solver writes its
+    /// answer to, else its standard output is read).
+    #[arg(long, value_name = "CMD")]
+    pub solver_cmd: Option<String>,
+}
+
+impl EngineArgs {
+    /// The solver chosen.
+    pub fn solver_choice(&self) -> SolverChoice {
+        match (&self.solver_cmd, self.solver.as_str()) {
+            (Some(cmd), _) => SolverChoice::Command(cmd.clone()),
+            (None, "cadical") => SolverChoice::Cadical,
+            _ => SolverChoice::Varisat,
+        }
+    }
+
+    /// The same choice as command-line arguments (for worker processes).
+    pub fn to_args(&self) -> Vec<String> {
+        let mut args = vec!["--encoding".to_string(), self.encoding.name().to_string()];
+        match &self.solver_cmd {
+            Some(cmd) => args.extend(["--solver-cmd".to_string(), cmd.clone()]),
+            None => args.extend(["--solver".to_string(), self.solver.clone()]),
+        }
+        args
+    }
+}
+
 /// Options of `satsoko [solve]`.
 #[derive(Args, Debug, Clone)]
 pub struct SolveArgs {
@@ -86,15 +269,16 @@ pub struct SolveArgs {
     /// Levels to solve: N, A-B or a list like 1,4-6 (default: all).
     #[arg(long, value_name = "N|A-B")]
     pub level: Option<LevelSelection>,
-    /// Wall-clock limit per level in seconds; the level is stopped and reported as timeout.
+    /// Wall-clock limit per level in seconds; the level runs in a child process that is
+    /// killed at the limit and reported as timeout.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// One JSON object per level per line instead of text.
     #[arg(long)]
     pub json: bool,
-    /// The CNF encoding.
-    #[arg(long, default_value = "moves", value_name = "NAME")]
-    pub encoding: EncodingKind,
+    /// Encoding and solver.
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Internal: run as a worker process for one level (JSON on stdout, progress lines
     /// on stderr).
     #[arg(long, hide = true)]
@@ -111,7 +295,11 @@ pub struct VerifyArgs {
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub level: usize,
     /// The solution as a LURD string.
-    #[arg(long, conflicts_with = "solution_file", required_unless_present = "solution_file")]
+    #[arg(
+        long,
+        conflicts_with = "solution_file",
+        required_unless_present = "solution_file"
+    )]
     pub solution: Option<String>,
     /// A file holding the LURD solution (white space is ignored).
     #[arg(long, value_name = "FILE")]

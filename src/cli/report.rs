@@ -156,11 +156,16 @@ impl LevelReport {
     pub fn to_json(&self) -> Value {
         let mut v = json!({
             "file": self.file,
-            "level": self.level,
+            "level": if self.level == 0 { Value::Null } else { json!(self.level) },
             "title": self.title,
             "status": self.status.name(),
         });
         let obj = v.as_object_mut().expect("an object");
+        match self.status {
+            Status::InputError => drop(obj.insert("error_kind".into(), json!("input"))),
+            Status::InternalError => drop(obj.insert("error_kind".into(), json!("internal"))),
+            _ => {}
+        }
         if self.status == Status::Solved {
             obj.insert("solution".into(), json!(self.solution));
             obj.insert("moves".into(), json!(self.moves));
@@ -201,6 +206,7 @@ impl LevelReport {
             "unsolvable" => Status::Unsolvable,
             "no-plan" => Status::NoPlan,
             "timeout" => Status::Timeout,
+            _ if v.get("error_kind").and_then(Value::as_str) == Some("input") => Status::InputError,
             _ => Status::InternalError,
         };
         Some(LevelReport {
@@ -241,7 +247,7 @@ impl LevelReport {
             };
             out.push_str(&format!("  moves {moves}, pushes {pushes}, {optimal}\n"));
         }
-        if let (Some(enc), Some(solver)) = (&self.encoding, &self.solver) {
+        if let (Some(enc), Some(solver), Some(_)) = (&self.encoding, &self.solver, self.variables) {
             let k = self.k.map(|k| format!("k={k}, ")).unwrap_or_default();
             out.push_str(&format!(
                 "  {k}encoding {enc}, solver {solver}, {} variables, {} clauses\n",

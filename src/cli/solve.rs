@@ -9,10 +9,9 @@ use super::args::SolveArgs;
 use super::input::read_levels;
 use super::progress::LevelProgress;
 use super::report::{EXIT_INPUT, LevelReport, Status};
-use super::worker::solve_in_child;
-use crate::driver::{self, Options, Progress};
+use super::worker::{ChildJob, solve_in_child};
+use crate::driver::{self, Options, Progress, SolveError};
 use crate::level::{Level, LevelError, LevelErrorKind};
-use crate::sat::VarisatBackend;
 
 /// Runs the solve command and returns the exit code.
 pub fn run(args: &SolveArgs) -> i32 {
@@ -76,7 +75,7 @@ pub fn run(args: &SolveArgs) -> i32 {
 
 fn options(args: &SolveArgs) -> Options {
     Options {
-        encoding: args.encoding,
+        encoding: args.engine.encoding,
         max_steps: args.max_steps,
     }
 }
@@ -101,9 +100,14 @@ fn solve_level(
     let report = match args.timeout {
         Some(limit) => {
             let limit = Duration::from_secs_f64(limit.max(0.0));
-            solve_in_child(path, level, &options(args), limit, &mut |k, v, c| {
-                progress.set_k(k, v, c)
-            })
+            let job = ChildJob {
+                path,
+                level,
+                max_steps: args.max_steps,
+                engine: &args.engine,
+                limit,
+            };
+            solve_in_child(&job, &mut |k, v, c| progress.set_k(k, v, c))
         }
         None => solve_here(args, name, level, &mut |p| {
             progress.set_k(p.k, p.variables, p.clauses)
@@ -121,11 +125,23 @@ fn solve_here(
     on_progress: &mut dyn FnMut(&Progress),
 ) -> LevelReport {
     let cancel = AtomicBool::new(false);
-    let backend = Box::new(VarisatBackend::new());
+    let backend = match args.engine.solver_choice().backend(None) {
+        Ok(b) => b,
+        Err(e) => {
+            let mut r =
+                LevelReport::new(name, level.number, level.title.clone(), Status::InputError);
+            r.message = Some(e);
+            return r;
+        }
+    };
     match driver::solve(level, &options(args), backend, on_progress, &cancel) {
         Ok(outcome) => LevelReport::from_outcome(name, level.number, level.title.clone(), &outcome),
         Err(e) => {
-            let mut r = LevelReport::new(name, level.number, level.title.clone(), Status::InternalError);
+            let status = match e {
+                SolveError::Unsupported(_) => Status::InputError,
+                SolveError::Internal(_) => Status::InternalError,
+            };
+            let mut r = LevelReport::new(name, level.number, level.title.clone(), status);
             r.message = Some(e.to_string());
             r
         }

@@ -31,7 +31,11 @@ pub fn run(args: &VerifyArgs) -> i32 {
     let result = replay(&level, &solution);
     let (code, text, value) = match &result {
         Ok(r) => {
-            let verdict = if r.solved { "solves the level" } else { "is legal but does not solve the level" };
+            let verdict = if r.solved {
+                "solves the level"
+            } else {
+                "is legal but does not solve the level"
+            };
             (
                 if r.solved { EXIT_OK } else { EXIT_REJECTED },
                 format!(
@@ -51,9 +55,9 @@ pub fn run(args: &VerifyArgs) -> i32 {
         ),
     };
     if args.json {
-        println!("{value}");
+        super::say(&value.to_string());
     } else {
-        println!("{text}");
+        super::say(&text);
     }
     code
 }

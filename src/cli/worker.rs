@@ -2,31 +2,57 @@
 //! solver cannot be interrupted: the child is killed when the limit runs out.
 
 use std::io::{BufRead, BufReader, Read};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use super::args::EngineArgs;
 use super::report::{LevelReport, Status};
-use crate::driver::Options;
 use crate::level::Level;
 
 /// How often the parent looks at the child and the clock.
 const POLL: Duration = Duration::from_millis(50);
 
-/// Runs `satsoko solve --worker` on one level and waits at most `limit`.
+/// One level to solve in a child process.
+pub struct ChildJob<'a> {
+    /// The level file.
+    pub path: &'a Path,
+    /// The level (its number selects it in the child).
+    pub level: &'a Level,
+    /// The largest k to try.
+    pub max_steps: usize,
+    /// Encoding and solver.
+    pub engine: &'a EngineArgs,
+    /// The wall-clock limit.
+    pub limit: Duration,
+}
+
+/// Kills a worker and everything it started (an outside solver, say): the worker leads
+/// its own process group.
+fn kill_group(child: &mut std::process::Child) {
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{}", child.id())])
+        .stderr(Stdio::null())
+        .status();
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Runs `satsoko solve --worker` on one level and waits at most `job.limit`.
 /// `on_progress(k, variables, clauses)` is called as the child reports progress.
-pub fn solve_in_child(
-    path: &Path,
-    level: &Level,
-    options: &Options,
-    limit: Duration,
-    on_progress: &mut dyn FnMut(usize, u64, u64),
-) -> LevelReport {
+pub fn solve_in_child(job: &ChildJob, on_progress: &mut dyn FnMut(usize, u64, u64)) -> LevelReport {
+    let (path, level, limit) = (job.path, job.level, job.limit);
     let name = path.display().to_string();
     let start = Instant::now();
     let failure = |msg: String| {
-        let mut r = LevelReport::new(&name, level.number, level.title.clone(), Status::InternalError);
+        let mut r = LevelReport::new(
+            &name,
+            level.number,
+            level.title.clone(),
+            Status::InternalError,
+        );
         r.message = Some(msg);
         r.seconds = start.elapsed().as_secs_f64();
         r
@@ -39,9 +65,10 @@ pub fn solve_in_child(
         .arg("solve")
         .arg(path)
         .args(["--level", &level.number.to_string()])
-        .args(["--max-steps", &options.max_steps.to_string()])
-        .args(["--encoding", options.encoding.name()])
+        .args(["--max-steps", &job.max_steps.to_string()])
+        .args(job.engine.to_args())
         .arg("--worker")
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -86,8 +113,7 @@ pub fn solve_in_child(
             Err(e) => return failure(format!("lost the worker process: {e}")),
         }
         if start.elapsed() >= limit {
-            let _ = child.kill();
-            let _ = child.wait();
+            kill_group(&mut child);
             break true;
         }
         std::thread::sleep(POLL.min(limit.saturating_sub(start.elapsed())));
@@ -96,8 +122,8 @@ pub fn solve_in_child(
     let stderr = err_thread.join().unwrap_or_default();
     if timed_out {
         let mut r = LevelReport::new(&name, level.number, level.title.clone(), Status::Timeout);
-        r.encoding = Some(options.encoding.name().to_string());
-        r.solver = Some("varisat".to_string());
+        r.encoding = Some(job.engine.encoding.name().to_string());
+        r.solver = Some(job.engine.solver_choice().name().to_string());
         r.seconds = limit.as_secs_f64();
         r.message = Some(format!("no answer within {:.1} s", limit.as_secs_f64()));
         return r;

@@ -1,6 +1,8 @@
 //! Encodings: a level unrolled into time-indexed CNF, one layer per step, and models
 //! decoded back into plans. Each encoding is documented in `encodings/<name>.md`.
 
+pub mod dimspec;
+pub mod formula;
 pub mod moves;
 
 use std::fmt;
@@ -33,6 +35,18 @@ impl EncodingKind {
     pub fn metric(self) -> &'static str {
         match self {
             EncodingKind::Moves => "moves",
+        }
+    }
+
+    /// Whether the encoding models ice (slides).
+    pub fn supports_ice(self) -> bool {
+        false
+    }
+
+    /// The sound lower bound on k that the driver starts from.
+    pub fn lower_bound(self, analysis: &Analysis) -> usize {
+        match self {
+            EncodingKind::Moves => analysis.move_lower_bound,
         }
     }
 

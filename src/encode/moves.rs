@@ -26,6 +26,9 @@ pub struct MovesEncoding {
     parity: bool,
     /// Whether walks commute (no ice), so their order can be fixed.
     commute: bool,
+    /// Every step has the same variables (no pruning by time, no clauses spanning three
+    /// steps): the form DIMSPEC needs.
+    uniform: bool,
     /// `player[t][c]`: the player is at c at step t.
     player: Vec<Vec<Term>>,
     /// `boxes[t][c]`: a box is at c at step t.
@@ -41,9 +44,7 @@ impl MovesEncoding {
     /// Sets up step 0 (the initial state, all constants) for `level`.
     pub fn new(level: &Level, analysis: &Analysis, _sink: &mut dyn ClauseSink) -> MovesEncoding {
         let n = level.cell_count();
-        let player0 = (0..n)
-            .map(|c| Term::Const(c == level.player()))
-            .collect();
+        let player0 = (0..n).map(|c| Term::Const(c == level.player())).collect();
         let boxes0 = (0..n)
             .map(|c| Term::Const(level.has_initial_box(c)))
             .collect();
@@ -56,12 +57,52 @@ impl MovesEncoding {
             pushes_to_goal: analysis.pushes_to_goal.clone(),
             parity: analysis.parity,
             commute: !level.has_ice(),
+            uniform: false,
             player: vec![player0],
             boxes: vec![boxes0],
             moves: Vec::new(),
             pushes: Vec::new(),
             goals: HashMap::new(),
         }
+    }
+
+    /// The time-uniform variant for DIMSPEC: step 0 has real variables for every cell
+    /// (fixed by unit clauses) and no variable is pruned by time.
+    pub fn new_uniform(level: &Level, analysis: &Analysis, sink: &mut dyn ClauseSink) -> Self {
+        let mut enc = MovesEncoding::new(level, analysis, sink);
+        enc.uniform = true;
+        let n = level.cell_count();
+        for c in 0..n {
+            if enc.player_possible(c, 0) {
+                let v = sink.new_var();
+                enc.player[0][c] = v.into();
+                sink.add_clause(&[if c == level.player() { v } else { !v }]);
+            }
+        }
+        for c in 0..n {
+            if enc.region[c] && enc.box_possible(c, 0) {
+                let v = sink.new_var();
+                enc.boxes[0][c] = v.into();
+                sink.add_clause(&[if level.has_initial_box(c) { v } else { !v }]);
+            }
+        }
+        enc
+    }
+
+    /// The variables of step t in a fixed order: player, boxes, moves, pushes.
+    pub fn step_variables(&self, t: usize) -> Vec<Lit> {
+        let mut vars: Vec<Lit> = Vec::new();
+        vars.extend(self.player[t].iter().filter_map(|x| x.lit()));
+        vars.extend(self.boxes[t].iter().filter_map(|x| x.lit()));
+        for table in [&self.moves, &self.pushes] {
+            if let Some(row) = table.get(t) {
+                vars.extend(
+                    row.iter()
+                        .flat_map(|dirs| dirs.iter().filter_map(|x| x.lit())),
+                );
+            }
+        }
+        vars
     }
 
     /// `player_at(c, t)`.
@@ -76,6 +117,9 @@ impl MovesEncoding {
 
     /// Whether the player may be at `cell` at step t, by distance and parity.
     fn player_possible(&self, cell: Cell, t: usize) -> bool {
+        if self.uniform {
+            return self.region[cell];
+        }
         let d = self.player_distance[cell];
         self.region[cell]
             && d != UNREACHABLE
@@ -85,6 +129,9 @@ impl MovesEncoding {
 
     /// Whether a box may be at `cell` at step t.
     fn box_possible(&self, cell: Cell, t: usize) -> bool {
+        if self.uniform {
+            return self.live[cell];
+        }
         let d = self.moves_to_box_at[cell];
         self.live[cell] && d != UNREACHABLE && d as usize <= t
     }
@@ -185,7 +232,11 @@ impl Encoding for MovesEncoding {
                     .iter()
                     .map(|&d| {
                         let from = level.neighbor(x, d.opposite());
-                        if level.is_wall(from) { Term::FALSE } else { moves[from][d.index()] }
+                        if level.is_wall(from) {
+                            Term::FALSE
+                        } else {
+                            moves[from][d.index()]
+                        }
                     })
                     .collect();
                 implies_any(sink, next_player[x], &into);
@@ -229,7 +280,8 @@ impl Encoding for MovesEncoding {
                     sink.clause(&[!before, prev_pushes[c][d.index()], !back]);
                     if self.commute {
                         // Two perpendicular walks commute when the other corner is
-                        // free; keep only the order with the smaller second direction.
+                        // free; keep only the order whose first direction comes first
+                        // in LURD order (forbid d then d2 when d2 < d).
                         for d2 in Direction::ALL {
                             if d2.index() >= d.index() || d2 == d.opposite() {
                                 continue;
@@ -254,7 +306,7 @@ impl Encoding for MovesEncoding {
 
         // A detour d, e, -d (e ⊥ d) through free cells is longer than the single walk e
         // from the same cell when that cell is free, so no shortest plan has one.
-        if t > 1 && self.commute {
+        if t > 1 && self.commute && !self.uniform {
             let (m0, p0) = (&self.moves[t - 2], &self.pushes[t - 2]);
             let (m1, p1) = (&self.moves[t - 1], &self.pushes[t - 1]);
             for c in 0..n {

@@ -15,7 +15,10 @@ pub enum LevelErrorKind {
     /// The level has no player.
     NoPlayer,
     /// The level has a second player; the first one's line and column are given.
-    SecondPlayer { first_line: usize, first_column: usize },
+    SecondPlayer {
+        first_line: usize,
+        first_column: usize,
+    },
     /// The level has no box.
     NoBox,
     /// The numbers of boxes and goals differ.
@@ -68,7 +71,10 @@ impl fmt::Display for LevelErrorKind {
                  ~ = & (ice), digits and | (run-length encoding)"
             ),
             LevelErrorKind::DanglingCount => {
-                write!(f, "a run-length count must be followed by a board character")
+                write!(
+                    f,
+                    "a run-length count must be followed by a board character"
+                )
             }
             LevelErrorKind::CountTooLarge => write!(f, "run-length count is too large"),
             LevelErrorKind::NoPlayer => write!(f, "the level has no player (@ or +)"),

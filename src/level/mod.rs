@@ -199,7 +199,12 @@ impl Level {
             let mut line = String::new();
             for c in 1..self.width - 1 {
                 let cell = r * self.width + c;
-                let ch = match (self.tiles[cell], self.goals[cell], boxes[cell], cell == player) {
+                let ch = match (
+                    self.tiles[cell],
+                    self.goals[cell],
+                    boxes[cell],
+                    cell == player,
+                ) {
                     (Tile::Wall, ..) => '#',
                     (Tile::Ice, _, true, _) => '=',
                     (Tile::Ice, _, _, true) => '&',

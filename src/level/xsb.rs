@@ -320,7 +320,8 @@ mod tests {
 
     #[test]
     fn sok_style_title_and_metadata_after_board() {
-        let text = "#####\n#@$.#\n#####\nTitle: First\nAuthor: Me\n\n#####\n#.$@#\n#####\nTitle: Second\n";
+        let text =
+            "#####\n#@$.#\n#####\nTitle: First\nAuthor: Me\n\n#####\n#.$@#\n#####\nTitle: Second\n";
         let levels = parse(text).unwrap();
         assert_eq!(levels[0].title.as_deref(), Some("First"));
         assert_eq!(
@@ -340,7 +341,9 @@ mod tests {
         assert_eq!(a[0].to_string(), c[0].to_string());
         assert_eq!(d[0].to_string(), "######\n#@ $.#\n#    #\n######\n");
         let ragged = parse("####\n#@$.#\n#####\n").unwrap();
-        assert!(ragged[0].is_wall(ragged[0].neighbor(ragged[0].player(), crate::level::Direction::Up)));
+        assert!(
+            ragged[0].is_wall(ragged[0].neighbor(ragged[0].player(), crate::level::Direction::Up))
+        );
     }
 
     #[test]
@@ -359,14 +362,23 @@ mod tests {
 
         let e = parse("#####\n#@$.#\n#@  #\n#####\n").unwrap_err();
         assert_eq!((e.line, e.column), (Some(3), Some(2)));
-        assert!(matches!(e.kind, LevelErrorKind::SecondPlayer { first_line: 2, first_column: 2 }));
+        assert!(matches!(
+            e.kind,
+            LevelErrorKind::SecondPlayer {
+                first_line: 2,
+                first_column: 2
+            }
+        ));
 
         let e = parse("#####\n# $.#\n#####\n").unwrap_err();
         assert_eq!(e.kind, LevelErrorKind::NoPlayer);
         let e = parse("#####\n#@ .#\n#####\n").unwrap_err();
         assert_eq!(e.kind, LevelErrorKind::NoBox);
         let e = parse("#####\n#@$$.#\n#####\n").unwrap_err();
-        assert_eq!(e.kind, LevelErrorKind::BoxGoalMismatch { boxes: 2, goals: 1 });
+        assert_eq!(
+            e.kind,
+            LevelErrorKind::BoxGoalMismatch { boxes: 2, goals: 1 }
+        );
         let e = parse("; nothing\n").unwrap_err();
         assert_eq!(e.kind, LevelErrorKind::NoLevels);
         let e = parse("3\n#@$.#3\n").unwrap_err();
@@ -379,6 +391,9 @@ mod tests {
     fn error_message_is_complete() {
         let e = parse("#####\n#@$x#\n#####\n").unwrap_err();
         let msg = e.to_string();
-        assert!(msg.starts_with("test.xsb: level 1, line 2, column 4: unexpected character 'x'"), "{msg}");
+        assert!(
+            msg.starts_with("test.xsb: level 1, line 2, column 4: unexpected character 'x'"),
+            "{msg}"
+        );
     }
 }

@@ -4,9 +4,15 @@
 //! DIMACS writer. Constants ([`Term::Const`]) let encoders leave out variables that static
 //! analysis proves false without special cases at every use.
 
+#[cfg(feature = "cadical")]
+mod cadical_backend;
 pub mod cnf;
+pub mod dimacs;
+pub mod external;
 mod varisat_backend;
 
+#[cfg(feature = "cadical")]
+pub use cadical_backend::CadicalBackend;
 pub use varisat_backend::VarisatBackend;
 
 use std::fmt;
@@ -186,5 +192,45 @@ impl Counter {
     pub fn next_var(&mut self) -> Lit {
         self.variables += 1;
         Lit::positive(self.variables)
+    }
+}
+
+/// Which solver to use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolverChoice {
+    /// varisat, embedded (the default).
+    Varisat,
+    /// CaDiCaL in process (cargo feature `cadical`).
+    Cadical,
+    /// An outside DIMACS solver command (see [`external`]).
+    Command(String),
+}
+
+impl SolverChoice {
+    /// The name shown in reports.
+    pub fn name(&self) -> &str {
+        match self {
+            SolverChoice::Varisat => "varisat",
+            SolverChoice::Cadical => "cadical",
+            SolverChoice::Command(cmd) => cmd,
+        }
+    }
+
+    /// Creates the backend. `deadline` stops backends that can be interrupted.
+    pub fn backend(
+        &self,
+        deadline: Option<std::time::Instant>,
+    ) -> Result<Box<dyn SatBackend>, String> {
+        let _ = deadline;
+        match self {
+            SolverChoice::Varisat => Ok(Box::new(VarisatBackend::new())),
+            #[cfg(feature = "cadical")]
+            SolverChoice::Cadical => Ok(Box::new(CadicalBackend::new(deadline))),
+            #[cfg(not(feature = "cadical"))]
+            SolverChoice::Cadical => Err(
+                "this satsoko was built without CaDiCaL; rebuild with `--features cadical`".into(),
+            ),
+            SolverChoice::Command(cmd) => Ok(Box::new(external::ExternalBackend::new(cmd)?)),
+        }
     }
 }

@@ -1,0 +1,172 @@
+//! `satsoko encode` and `satsoko decode`: DIMACS out to other solvers, answers back in.
+
+use std::io::Read;
+
+use super::args::{DecodeArgs, EncodeArgs};
+use super::input::read_level;
+use super::report::{EXIT_INPUT, EXIT_NO_PLAN, EXIT_OK, LevelReport, Status};
+use crate::encode::formula::Unrolled;
+use crate::encode::{EncodingKind, dimspec};
+use crate::level::Level;
+use crate::sat::dimacs::{SolverAnswer, parse_answer};
+
+/// The header lines every CNF file starts with.
+fn header(file: &str, level: &Level, kind: EncodingKind, k: usize) -> Vec<String> {
+    vec![
+        format!("satsoko {} CNF", env!("CARGO_PKG_VERSION")),
+        format!(
+            "level {file} #{} ({}), bound {k}, encoding {kind}",
+            level.number,
+            level.name()
+        ),
+        format!(
+            "decode with: satsoko decode {file} --level {} --steps {k} --encoding {kind} --model ANSWER",
+            level.number
+        ),
+    ]
+}
+
+/// Runs `encode` and returns the exit code.
+pub fn run_encode(args: &EncodeArgs) -> i32 {
+    let level = match read_level(&args.file, args.level) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    let file = args.file.display().to_string();
+    let write = |path: Option<&std::path::Path>, text: String| -> Result<(), String> {
+        match path {
+            Some(p) => {
+                std::fs::write(p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
+            }
+            None => {
+                use std::io::Write;
+                let _ = std::io::stdout().lock().write_all(text.as_bytes());
+                Ok(())
+            }
+        }
+    };
+    let result = if args.dimspec {
+        let text = dimspec::write(
+            &level,
+            args.encoding,
+            &header(&file, &level, args.encoding, 0),
+        );
+        text.and_then(|t| write(args.output.as_deref(), t))
+    } else if let Some(dir) = &args.out_dir {
+        let stem = args
+            .file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "level".into());
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))
+            .and_then(|_| {
+                for k in args.steps.from..=args.steps.to {
+                    let unrolled = Unrolled::new(&level, args.encoding, k);
+                    let path = dir.join(format!("{stem}-{}-k{k}.cnf", level.number));
+                    write(
+                        Some(&path),
+                        unrolled.to_dimacs(&header(&file, &level, args.encoding, k)),
+                    )?;
+                }
+                Ok(())
+            })
+    } else if args.steps.from != args.steps.to {
+        Err("a range of bounds needs --out-dir DIR (one file per bound)".into())
+    } else {
+        let k = args.steps.to;
+        let unrolled = Unrolled::new(&level, args.encoding, k);
+        write(
+            args.output.as_deref(),
+            unrolled.to_dimacs(&header(&file, &level, args.encoding, k)),
+        )
+    };
+    match result {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_INPUT
+        }
+    }
+}
+
+/// Runs `decode` and returns the exit code.
+pub fn run_decode(args: &DecodeArgs) -> i32 {
+    let level = match read_level(&args.file, args.level) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    let mut text = String::new();
+    let read = if args.model.as_os_str() == "-" {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(&args.model).map(|t| text = t)
+    };
+    if let Err(e) = read {
+        eprintln!("error: cannot read the model {}: {e}", args.model.display());
+        return EXIT_INPUT;
+    }
+    let file = args.file.display().to_string();
+    let model_name = args.model.display().to_string();
+    let fail = |msg: String| {
+        eprintln!("error: {model_name}: {msg}");
+        EXIT_INPUT
+    };
+    let answer = match parse_answer(&text) {
+        Ok(a) => a,
+        Err(e) => return fail(e),
+    };
+    let mut report = LevelReport::new(&file, level.number, level.title.clone(), Status::NoPlan);
+    report.encoding = Some(args.encoding.name().to_string());
+    report.solver = Some("external".into());
+    report.k = Some(args.steps);
+    match answer {
+        SolverAnswer::Unknown => {
+            return fail("the solver gave no verdict (no s line, no literals)".into());
+        }
+        SolverAnswer::Unsat => {
+            report.message = Some(format!(
+                "the solver says UNSATISFIABLE: no plan of at most {} steps exists",
+                args.steps
+            ));
+        }
+        SolverAnswer::Sat(model) => {
+            let unrolled = Unrolled::new(&level, args.encoding, args.steps);
+            report.variables = Some(unrolled.cnf.variables() as u64);
+            report.clauses = Some(unrolled.cnf.clauses.len() as u64);
+            let value = |l| SolverAnswer::value(&model, l);
+            let (k, plan) = match unrolled.decode(&value) {
+                Ok(x) => x,
+                Err(e) => return fail(e),
+            };
+            if let Err(e) = plan.verify(&level) {
+                // The model satisfies every clause, so this is a bug in the encoding.
+                report.status = Status::InternalError;
+                report.message = Some(format!(
+                    "internal error (please report): the decoded plan fails replay: {e}"
+                ));
+            } else {
+                report.status = Status::Solved;
+                report.solution = Some(plan.lurd());
+                report.moves = Some(plan.move_count());
+                report.pushes = Some(plan.push_count());
+                report.k = Some(k);
+            }
+        }
+    }
+    if args.json {
+        super::say(&report.to_json().to_string());
+    } else {
+        super::say(report.to_text().trim_end());
+    }
+    match report.status {
+        Status::NoPlan => EXIT_NO_PLAN,
+        s => s.exit_code(),
+    }
+}

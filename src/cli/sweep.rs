@@ -1,0 +1,186 @@
+//! `satsoko sweep`: SAT/UNSAT, size and time for every bound in a range.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use plotters::prelude::*;
+
+use super::args::SweepArgs;
+use super::input::read_level;
+use super::report::{EXIT_INPUT, EXIT_OK};
+use crate::driver::{self, SweepRow};
+use crate::sat::SolveResult;
+
+fn verdict(r: SolveResult) -> &'static str {
+    match r {
+        SolveResult::Sat => "SAT",
+        SolveResult::Unsat => "UNSAT",
+        SolveResult::Unknown => "UNKNOWN",
+    }
+}
+
+fn opt(x: Option<u64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
+/// Runs `sweep` and returns the exit code.
+pub fn run(args: &SweepArgs) -> i32 {
+    if args.to < args.from {
+        eprintln!(
+            "error: --to ({}) is smaller than --from ({})",
+            args.to, args.from
+        );
+        return super::report::EXIT_USAGE;
+    }
+    let level = match read_level(&args.file, args.level) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    let backend = match args.engine.solver_choice().backend(None) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    let bar = ProgressBar::with_draw_target(
+        Some((args.to - args.from + 1) as u64),
+        ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} k {msg} [{elapsed_precise}, ETA {eta}]")
+            .expect("a valid template"),
+    );
+    super::say(&format!(
+        "{:>5} {:>7} {:>10} {:>10} {:>10} {:>10} {:>9}",
+        "k", "result", "variables", "clauses", "conflicts", "decisions", "seconds"
+    ));
+    let mut rows = Vec::new();
+    driver::sweep(
+        &level,
+        args.engine.encoding,
+        backend,
+        args.from,
+        args.to,
+        &mut |r| {
+            bar.set_message(r.k.to_string());
+            bar.inc(1);
+            bar.suspend(|| {
+                super::say(&format!(
+                    "{:>5} {:>7} {:>10} {:>10} {:>10} {:>10} {:>9.3}",
+                    r.k,
+                    verdict(r.result),
+                    r.variables,
+                    r.clauses,
+                    opt(r.conflicts),
+                    opt(r.decisions),
+                    r.seconds
+                ))
+            });
+            rows.push(r.clone());
+        },
+    );
+    bar.finish_and_clear();
+    let title = format!(
+        "{} #{} ({})",
+        args.file.display(),
+        level.number,
+        level.name()
+    );
+    if let Some(path) = &args.csv {
+        if let Err(e) = std::fs::write(path, csv(&rows)) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return EXIT_INPUT;
+        }
+    }
+    if let Some(path) = &args.svg {
+        if let Err(e) = plot(path, &title, &args.engine.encoding.to_string(), &rows) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return EXIT_INPUT;
+        }
+    }
+    EXIT_OK
+}
+
+fn csv(rows: &[SweepRow]) -> String {
+    let mut out = String::from("k,result,variables,clauses,conflicts,decisions,seconds\n");
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{:.6}",
+            r.k,
+            verdict(r.result),
+            r.variables,
+            r.clauses,
+            r.conflicts.map_or(String::new(), |x| x.to_string()),
+            r.decisions.map_or(String::new(), |x| x.to_string()),
+            r.seconds
+        );
+    }
+    out
+}
+
+/// Time (log scale) against k; SAT points green circles, UNSAT red crosses.
+fn plot(path: &Path, title: &str, encoding: &str, rows: &[SweepRow]) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    let root = SVGBackend::new(path, (800, 500)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (k0, k1) = (
+        rows.first().map_or(0, |r| r.k),
+        rows.last()
+            .map_or(1, |r| r.k)
+            .max(rows.first().map_or(0, |r| r.k) + 1),
+    );
+    let floor = 1e-4;
+    let max_t = rows.iter().map(|r| r.seconds).fold(floor, f64::max) * 2.0;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("satsoko sweep: {title}, {encoding} encoding"),
+            ("sans-serif", 18),
+        )
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(k0 as f64 - 0.5..k1 as f64 + 0.5, (floor..max_t).log_scale())
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("k (steps)")
+        .y_desc("seconds (log scale)")
+        .draw()
+        .map_err(|e| err(&e))?;
+    let point = |r: &SweepRow| (r.k as f64, r.seconds.max(floor));
+    chart
+        .draw_series(LineSeries::new(rows.iter().map(point), BLACK.mix(0.3)))
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(
+            rows.iter()
+                .filter(|r| r.result == SolveResult::Sat)
+                .map(|r| Circle::new(point(r), 5, GREEN.filled())),
+        )
+        .map_err(|e| err(&e))?
+        .label("SAT")
+        .legend(|(x, y)| Circle::new((x, y), 5, GREEN.filled()));
+    chart
+        .draw_series(
+            rows.iter()
+                .filter(|r| r.result != SolveResult::Sat)
+                .map(|r| Cross::new(point(r), 5, RED.stroke_width(2))),
+        )
+        .map_err(|e| err(&e))?
+        .label("UNSAT")
+        .legend(|(x, y)| Cross::new((x, y), 5, RED.stroke_width(2)));
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}

@@ -1,0 +1,98 @@
+//! A whole formula for a fixed bound, for outside solvers: satisfiable iff a plan of at
+//! most K steps exists. Built the same way every time, so a model can be decoded later.
+
+use super::{Encoding, EncodingKind};
+use crate::analysis::Analysis;
+use crate::level::Level;
+use crate::plan::Plan;
+use crate::sat::dimacs::CnfBuffer;
+use crate::sat::{ClauseSink, Lit};
+
+/// An encoding unrolled to a bound, with its clauses in memory.
+pub struct Unrolled {
+    /// The clauses.
+    pub cnf: CnfBuffer,
+    /// The encoding (for decoding and variable names).
+    pub encoding: Box<dyn Encoding>,
+    /// `goal(k)` for each k from the lower bound to the bound; one of them must hold.
+    pub goals: Vec<(usize, Lit)>,
+    /// Why the formula was made unsatisfiable outright, if it was.
+    pub refuted: Option<String>,
+}
+
+impl Unrolled {
+    /// Unrolls `kind` for `level` to `bound` steps, with the clause
+    /// goal(lb) ∨ … ∨ goal(bound) so that the formula asks for a plan of at most `bound`
+    /// steps. A level that static analysis proves unsolvable, or a bound below the lower
+    /// bound, gets an empty clause (the formula is then trivially unsatisfiable).
+    pub fn new(level: &Level, kind: EncodingKind, bound: usize) -> Unrolled {
+        let analysis = Analysis::new(level);
+        let mut cnf = CnfBuffer::new();
+        let mut encoding = kind.build(level, &analysis, &mut cnf);
+        while encoding.steps() < bound {
+            encoding.add_step(&mut cnf);
+        }
+        let lower = kind.lower_bound(&analysis);
+        let mut refuted = analysis.unsolvable.clone();
+        if refuted.is_none() && lower > bound {
+            refuted = Some(format!(
+                "no plan can be shorter than the lower bound {lower}"
+            ));
+        }
+        let mut goals = Vec::new();
+        if refuted.is_none() {
+            for k in lower..=bound {
+                goals.push((k, encoding.goal_literal(k, &mut cnf)));
+            }
+        }
+        let any_goal: Vec<Lit> = goals.iter().map(|&(_, g)| g).collect();
+        cnf.add_clause(&any_goal);
+        Unrolled {
+            cnf,
+            encoding,
+            goals,
+            refuted,
+        }
+    }
+
+    /// The DIMACS text with comment lines naming the encoding, the level and every
+    /// variable.
+    pub fn to_dimacs(&self, header: &[String]) -> String {
+        let kind = self.encoding.kind();
+        let mut comments: Vec<String> = header.to_vec();
+        comments.push(format!(
+            "encoding {kind}: see encodings/{kind}.md in the satsoko sources"
+        ));
+        comments.push(format!(
+            "satisfiable iff a plan of at most {} steps exists; the last clause asks for one goal(k)",
+            self.encoding.steps()
+        ));
+        if let Some(why) = &self.refuted {
+            comments.push(format!("refuted before encoding: {why} (empty clause)"));
+        }
+        for (var, name) in self.encoding.variable_names() {
+            comments.push(format!("var {var} {name}"));
+        }
+        self.cnf.to_dimacs(&comments, &[])
+    }
+
+    /// Decodes a model of this formula: the plan for the smallest k whose goal literal is
+    /// true. `Err` if the model falsifies a clause or sets no goal.
+    pub fn decode(&self, value: &dyn Fn(Lit) -> bool) -> Result<(usize, Plan), String> {
+        if let Some(i) = self.cnf.first_falsified(value) {
+            let clause: Vec<String> = self.cnf.clauses[i].iter().map(|l| l.to_string()).collect();
+            return Err(format!(
+                "the model violates clause {} of the formula ({} 0); was it produced for this \
+                 level, encoding and bound?",
+                i + 1,
+                clause.join(" ")
+            ));
+        }
+        let &(k, _) = self
+            .goals
+            .iter()
+            .find(|&&(_, g)| value(g))
+            .ok_or("the model sets no goal literal")?;
+        Ok((k, self.encoding.decode(k, value)))
+    }
+}

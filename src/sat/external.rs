@@ -1,0 +1,148 @@
+//! Any DIMACS solver run as a child process, one call per solve: the clauses so far plus
+//! the assumptions as unit clauses go to a temporary file, the answer is read back.
+//!
+//! The command is split on white space. `{in}` in it is replaced by the input file (else
+//! the file is appended as the last argument); `{out}`, if present, is replaced by a file
+//! the solver writes its answer to (MiniSat's style), else the answer is read from the
+//! solver's standard output.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::dimacs::{CnfBuffer, SolverAnswer, parse_answer};
+use super::{ClauseSink, Lit, SatBackend, SolveResult, SolverStats};
+
+/// An outside solver behind [`SatBackend`].
+pub struct ExternalBackend {
+    command: Vec<String>,
+    cnf: CnfBuffer,
+    model: Vec<bool>,
+    last_error: Option<String>,
+    calls: u64,
+}
+
+/// A fresh temporary path, unique within this process.
+fn temp_path(tag: &str) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("satsoko-{}-{n}-{tag}", std::process::id()))
+}
+
+impl ExternalBackend {
+    /// A backend running `command` (e.g. `"cadical -q"` or `"minisat {in} {out}"`).
+    pub fn new(command: &str) -> Result<ExternalBackend, String> {
+        let command: Vec<String> = command.split_whitespace().map(str::to_string).collect();
+        if command.is_empty() {
+            return Err("the solver command is empty".into());
+        }
+        Ok(ExternalBackend {
+            command,
+            cnf: CnfBuffer::new(),
+            model: Vec::new(),
+            last_error: None,
+            calls: 0,
+        })
+    }
+
+    /// Why the last solve returned [`SolveResult::Unknown`], if it did.
+    pub fn last_error(&self) -> Option<&str> {
+        self.last_error.as_deref()
+    }
+
+    fn run(&mut self, assumptions: &[Lit]) -> Result<SolverAnswer, String> {
+        let input = temp_path("in.cnf");
+        let output = temp_path("out.txt");
+        let units: Vec<Vec<Lit>> = assumptions.iter().map(|&l| vec![l]).collect();
+        std::fs::write(&input, self.cnf.to_dimacs(&[], &units))
+            .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
+        let mut args: Vec<String> = Vec::new();
+        let (mut has_in, mut has_out) = (false, false);
+        for word in &self.command[1..] {
+            has_in |= word.contains("{in}");
+            has_out |= word.contains("{out}");
+            args.push(
+                word.replace("{in}", &input.display().to_string())
+                    .replace("{out}", &output.display().to_string()),
+            );
+        }
+        if !has_in {
+            args.push(input.display().to_string());
+        }
+        let result = Command::new(&self.command[0])
+            .args(&args)
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output();
+        let _ = std::fs::remove_file(&input);
+        let out = result.map_err(|e| format!("cannot run {:?}: {e}", self.command[0]))?;
+        let text = if has_out {
+            let t = std::fs::read_to_string(&output)
+                .map_err(|e| format!("the solver wrote no answer file: {e}"))?;
+            let _ = std::fs::remove_file(&output);
+            t
+        } else {
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        match parse_answer(&text)? {
+            // Solvers conventionally exit with 10 (SAT) and 20 (UNSAT); trust the text,
+            // but an empty answer with one of those codes still tells the verdict.
+            SolverAnswer::Unknown if out.status.code() == Some(20) => Ok(SolverAnswer::Unsat),
+            answer => Ok(answer),
+        }
+    }
+}
+
+impl ClauseSink for ExternalBackend {
+    fn new_var(&mut self) -> Lit {
+        self.cnf.new_var()
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.cnf.add_clause(clause);
+    }
+}
+
+impl SatBackend for ExternalBackend {
+    fn name(&self) -> &'static str {
+        "external"
+    }
+
+    fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
+        self.calls += 1;
+        match self.run(assumptions) {
+            Ok(SolverAnswer::Sat(model)) => {
+                self.model = model;
+                self.last_error = None;
+                SolveResult::Sat
+            }
+            Ok(SolverAnswer::Unsat) => SolveResult::Unsat,
+            Ok(SolverAnswer::Unknown) => {
+                self.last_error = Some("the solver gave no verdict".into());
+                SolveResult::Unknown
+            }
+            Err(e) => {
+                self.last_error = Some(e);
+                SolveResult::Unknown
+            }
+        }
+    }
+
+    fn value(&self, lit: Lit) -> bool {
+        SolverAnswer::value(&self.model, lit)
+    }
+
+    fn assumptions_used(&self) -> bool {
+        // Assumptions were unit clauses: the answer cannot tell them apart.
+        true
+    }
+
+    fn stats(&self) -> SolverStats {
+        SolverStats {
+            variables: self.cnf.variables() as u64,
+            clauses: self.cnf.clauses.len() as u64,
+            conflicts: None,
+            decisions: None,
+        }
+    }
+}
