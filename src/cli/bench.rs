@@ -101,11 +101,11 @@ pub fn run(args: &BenchArgs) -> i32 {
         .collect();
 
     let ratios = old.as_ref().map(|old| ratios(old, &reports));
-    if let Some(p) = &args.csv {
-        if let Err(e) = std::fs::write(p, to_csv(&reports, ratios.as_ref())) {
-            eprintln!("error: cannot write {}: {e}", p.display());
-            return EXIT_INPUT;
-        }
+    if let Some(p) = &args.csv
+        && let Err(e) = std::fs::write(p, to_csv(&reports, ratios.as_ref()))
+    {
+        eprintln!("error: cannot write {}: {e}", p.display());
+        return EXIT_INPUT;
     }
     if let Some(p) = &args.json {
         let text: String = reports

@@ -21,17 +21,17 @@ pub fn run(args: &SolveArgs) -> i32 {
         let name = path.display().to_string();
         match read_levels(path) {
             Ok(entries) => {
-                if let Some(sel) = &args.level {
-                    if sel.max() > entries.len() {
-                        let e = LevelError::file(
-                            &name,
-                            LevelErrorKind::NoSuchLevel {
-                                asked: sel.max(),
-                                available: entries.len(),
-                            },
-                        );
-                        jobs.push((name.clone(), path, Err(e)));
-                    }
+                if let Some(sel) = &args.level
+                    && sel.max() > entries.len()
+                {
+                    let e = LevelError::file(
+                        &name,
+                        LevelErrorKind::NoSuchLevel {
+                            asked: sel.max(),
+                            available: entries.len(),
+                        },
+                    );
+                    jobs.push((name.clone(), path, Err(e)));
                 }
                 for (i, entry) in entries.into_iter().enumerate() {
                     if args.level.as_ref().is_none_or(|sel| sel.contains(i + 1)) {

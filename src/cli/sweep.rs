@@ -91,17 +91,17 @@ pub fn run(args: &SweepArgs) -> i32 {
         level.number,
         level.name()
     );
-    if let Some(path) = &args.csv {
-        if let Err(e) = std::fs::write(path, csv(&rows)) {
-            eprintln!("error: cannot write {}: {e}", path.display());
-            return EXIT_INPUT;
-        }
+    if let Some(path) = &args.csv
+        && let Err(e) = std::fs::write(path, csv(&rows))
+    {
+        eprintln!("error: cannot write {}: {e}", path.display());
+        return EXIT_INPUT;
     }
-    if let Some(path) = &args.svg {
-        if let Err(e) = plot(path, &title, &args.engine.encoding.to_string(), &rows) {
-            eprintln!("error: cannot write {}: {e}", path.display());
-            return EXIT_INPUT;
-        }
+    if let Some(path) = &args.svg
+        && let Err(e) = plot(path, &title, &args.engine.encoding.to_string(), &rows)
+    {
+        eprintln!("error: cannot write {}: {e}", path.display());
+        return EXIT_INPUT;
     }
     EXIT_OK
 }

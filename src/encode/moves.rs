@@ -124,7 +124,7 @@ impl MovesEncoding {
         self.region[cell]
             && d != UNREACHABLE
             && d as usize <= t
-            && (!self.parity || (t - d as usize) % 2 == 0)
+            && (!self.parity || (t - d as usize).is_multiple_of(2))
     }
 
     /// Whether a box may be at `cell` at step t.
@@ -255,10 +255,10 @@ impl Encoding for MovesEncoding {
                     continue;
                 }
                 leave.push(pushes[back][d.index()]);
-                if let Some(back2) = level.checked_neighbor(back, d.opposite()) {
-                    if !level.is_wall(back2) {
-                        arrive.push(pushes[back2][d.index()]);
-                    }
+                if let Some(back2) = level.checked_neighbor(back, d.opposite())
+                    && !level.is_wall(back2)
+                {
+                    arrive.push(pushes[back2][d.index()]);
                 }
             }
             sink.clause(&leave);

@@ -1,0 +1,202 @@
+//! The research workflows: encode batches and DIMSPEC, sweeps with CSV and SVG, bench
+//! runs with CSV/JSON and comparison.
+
+use std::process::{Command, Output};
+
+const LEVELS: &str = "\
+; a
+#######
+#@ $ .#
+#######
+
+; b
+######
+#    #
+#@$$ #
+# .. #
+######
+
+; stuck
+#####
+#@.$#
+#####
+";
+
+fn satsoko(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_satsoko"))
+        .args(args)
+        .output()
+        .expect("satsoko runs")
+}
+
+fn levels() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("levels.xsb");
+    std::fs::write(&file, LEVELS).unwrap();
+    let f = file.to_str().unwrap().to_string();
+    (dir, f)
+}
+
+#[test]
+fn encode_names_variables_and_writes_batches() {
+    let (dir, file) = levels();
+    let out = satsoko(&["encode", &file, "--level", "1", "--steps", "3"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("c encoding moves: see encodings/moves.md"));
+    assert!(text.contains("c var 1 "));
+    assert!(text.contains("box_at r2c"));
+    let p: Vec<&str> = text
+        .lines()
+        .find(|l| l.starts_with("p cnf"))
+        .unwrap()
+        .split(' ')
+        .collect();
+    let vars: usize = p[2].parse().unwrap();
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("c var ")).count(),
+        vars
+    );
+
+    let batch = dir.path().join("batch");
+    let out = satsoko(&[
+        "encode",
+        &file,
+        "--level",
+        "2",
+        "--steps",
+        "2..5",
+        "--out-dir",
+        batch.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let mut names: Vec<String> = std::fs::read_dir(&batch)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "levels-2-k2.cnf",
+            "levels-2-k3.cnf",
+            "levels-2-k4.cnf",
+            "levels-2-k5.cnf"
+        ]
+    );
+
+    let out = satsoko(&["encode", &file, "--level", "2", "--steps", "2..5"]);
+    assert_eq!(out.status.code(), Some(1), "a range needs --out-dir");
+    let out = satsoko(&["encode", &file, "--level", "1", "--steps", "0", "--dimspec"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for section in ["i cnf", "u cnf", "g cnf", "t cnf"] {
+        assert!(text.lines().any(|l| l.starts_with(section)), "{section}");
+    }
+}
+
+#[test]
+fn sweep_writes_table_csv_and_svg() {
+    let (dir, file) = levels();
+    let csv = dir.path().join("sweep.csv");
+    let svg = dir.path().join("sweep.svg");
+    let out = satsoko(&[
+        "sweep",
+        &file,
+        "--level",
+        "1",
+        "--from",
+        "1",
+        "--to",
+        "5",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.lines().next().unwrap().contains("result"));
+    let csv = std::fs::read_to_string(csv).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 5);
+    // Level a: 1 walk + 2 pushes = 3 moves.
+    assert!(rows[1].starts_with("2,UNSAT"));
+    assert!(rows[2].starts_with("3,SAT"));
+    let svg = std::fs::read_to_string(svg).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("SAT"));
+    let out = satsoko(&["sweep", &file, "--from", "5", "--to", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn bench_summarises_and_compares() {
+    let (dir, file) = levels();
+    let csv = dir.path().join("old.csv");
+    let json = dir.path().join("run.jsonl");
+    let out = satsoko(&[
+        "bench",
+        &file,
+        "--timeout",
+        "20",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.contains("solved 2, unsolvable 1"), "{summary}");
+    assert!(summary.contains("median"));
+    let csv_text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(csv_text.lines().count(), 4);
+    assert_eq!(std::fs::read_to_string(&json).unwrap().lines().count(), 3);
+
+    let out = satsoko(&[
+        "bench",
+        &file,
+        "--timeout",
+        "20",
+        "--jobs",
+        "2",
+        "--compare",
+        csv.to_str().unwrap(),
+    ]);
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        summary.contains("both solved 2, gained 0, lost 0"),
+        "{summary}"
+    );
+    assert!(summary.contains("geometric mean"));
+
+    let out = satsoko(&[
+        "bench",
+        &file,
+        "--timeout",
+        "5",
+        "--compare",
+        "/nonexistent.csv",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn bench_kills_levels_at_the_limit() {
+    let out = Command::new(env!("CARGO_BIN_EXE_satsoko"))
+        .args([
+            "bench",
+            "levels/xsokoban.xsb",
+            "--level",
+            "1",
+            "--timeout",
+            "0.5",
+        ])
+        .output()
+        .unwrap();
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.contains("timeout 1"), "{summary}");
+}

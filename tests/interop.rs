@@ -1,0 +1,233 @@
+//! Interop with outside solvers: encode → outside solver → decode must give a verified
+//! plan of the same length as the in-process solve, and an UNSAT bound must stay UNSAT.
+//! Needs `cadical` and `minisat` on the PATH (.ci/run installs Debian's packages); a
+//! missing solver fails the test with a message saying how to install it.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const LEVELS: &str = "\
+; a
+#######
+#@ $ .#
+#######
+
+; b
+######
+#    #
+#@$$ #
+# .. #
+######
+
+; c
+#####
+#@  #
+# $ #
+#.  #
+#####
+";
+
+fn satsoko(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_satsoko"))
+        .args(args)
+        .output()
+        .expect("satsoko runs")
+}
+
+fn require(solver: &str) {
+    let found = Command::new("sh")
+        .args(["-c", &format!("command -v {solver}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(found, "{solver} is not installed: apt-get install {solver}");
+}
+
+fn json_line(out: &Output) -> serde_json::Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.lines().last().expect("a line")).expect("JSON")
+}
+
+/// Runs an outside solver on `cnf`, writing its answer to `answer`.
+fn run_solver(solver: &str, cnf: &Path, answer: &Path) {
+    match solver {
+        "minisat" => {
+            let _ = Command::new("minisat")
+                .arg(cnf)
+                .arg(answer)
+                .output()
+                .expect("minisat runs");
+        }
+        _ => {
+            let out = Command::new(solver)
+                .arg("-q")
+                .arg(cnf)
+                .output()
+                .expect("solver runs");
+            std::fs::write(answer, out.stdout).unwrap();
+        }
+    }
+}
+
+fn round_trip(solver: &str) {
+    require(solver);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("levels.xsb");
+    std::fs::write(&file, LEVELS).unwrap();
+    let file = file.to_str().unwrap();
+    for level in ["1", "2", "3"] {
+        let inproc = satsoko(&[file, "--level", level, "--json"]);
+        let v = json_line(&inproc);
+        assert_eq!(v["status"], "solved", "{v}");
+        let k = v["k"].as_u64().unwrap().to_string();
+        let moves = v["moves"].as_u64().unwrap();
+
+        // At the optimum the outside solver finds a plan of that length.
+        let cnf = dir.path().join(format!("{level}.cnf"));
+        let answer = dir.path().join(format!("{level}.{solver}"));
+        let enc = satsoko(&[
+            "encode",
+            file,
+            "--level",
+            level,
+            "--steps",
+            &k,
+            "-o",
+            cnf.to_str().unwrap(),
+        ]);
+        assert!(enc.status.success());
+        run_solver(solver, &cnf, &answer);
+        let dec = satsoko(&[
+            "decode",
+            file,
+            "--level",
+            level,
+            "--steps",
+            &k,
+            "--model",
+            answer.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(
+            dec.status.success(),
+            "{}",
+            String::from_utf8_lossy(&dec.stderr)
+        );
+        let d = json_line(&dec);
+        assert_eq!(d["status"], "solved");
+        assert_eq!(d["moves"].as_u64().unwrap(), moves);
+        let sol = d["solution"].as_str().unwrap();
+        let ver = satsoko(&["verify", file, "--level", level, "--solution", sol]);
+        assert!(ver.status.success());
+
+        // One step less is unsatisfiable outside too.
+        let below = (moves - 1).to_string();
+        let enc = satsoko(&[
+            "encode",
+            file,
+            "--level",
+            level,
+            "--steps",
+            &below,
+            "-o",
+            cnf.to_str().unwrap(),
+        ]);
+        assert!(enc.status.success());
+        run_solver(solver, &cnf, &answer);
+        let dec = satsoko(&[
+            "decode",
+            file,
+            "--level",
+            level,
+            "--steps",
+            &below,
+            "--model",
+            answer.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(dec.status.code(), Some(4));
+        assert_eq!(json_line(&dec)["status"], "no-plan");
+    }
+}
+
+#[test]
+fn cadical_round_trip() {
+    round_trip("cadical");
+}
+
+#[test]
+fn minisat_round_trip() {
+    round_trip("minisat");
+}
+
+#[test]
+fn solver_cmd_matches_in_process() {
+    require("cadical");
+    require("minisat");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("levels.xsb");
+    std::fs::write(&file, LEVELS).unwrap();
+    let file = file.to_str().unwrap();
+    let base = json_line(&satsoko(&[file, "--level", "2", "--json"]));
+    for cmd in ["cadical -q", "minisat {in} {out}"] {
+        let out = satsoko(&[
+            file,
+            "--level",
+            "2",
+            "--json",
+            "--solver-cmd",
+            cmd,
+            "--timeout",
+            "30",
+        ]);
+        let v = json_line(&out);
+        assert_eq!(v["status"], "solved", "{cmd}: {v}");
+        assert_eq!(v["moves"], base["moves"], "{cmd}");
+        assert_eq!(v["optimal"], "moves");
+    }
+}
+
+#[test]
+fn decode_rejects_models_of_another_formula() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("levels.xsb");
+    std::fs::write(&file, LEVELS).unwrap();
+    let answer = dir.path().join("bad.ans");
+    std::fs::write(&answer, "s SATISFIABLE\nv -1 -2 -3 0\n").unwrap();
+    let out = satsoko(&[
+        "decode",
+        file.to_str().unwrap(),
+        "--level",
+        "1",
+        "--steps",
+        "3",
+        "--model",
+        answer.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("violates clause"), "{err}");
+    std::fs::write(&answer, "s UNKNOWN\n").unwrap();
+    let out = satsoko(&[
+        "decode",
+        file.to_str().unwrap(),
+        "--level",
+        "1",
+        "--steps",
+        "3",
+        "--model",
+        answer.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    std::fs::write(&answer, "1 2 x\n").unwrap();
+    let out = satsoko(&[
+        "decode",
+        file.to_str().unwrap(),
+        "--level",
+        "1",
+        "--steps",
+        "3",
+        "--model",
+        answer.to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
+}
