@@ -23,7 +23,9 @@ fn check_moves_encoding(seed: u64, count: usize, bound: usize, opts: GenOptions)
         let Some(text) = random_level(&mut rng, opts) else {
             continue;
         };
-        let level = parse_xsb("generated", &text).expect("generated levels parse").remove(0);
+        let level = parse_xsb("generated", &text)
+            .expect("generated levels parse")
+            .remove(0);
         let options = Options {
             encoding: EncodingKind::Moves,
             max_steps: bound,
@@ -67,8 +69,14 @@ fn check_moves_encoding(seed: u64, count: usize, bound: usize, opts: GenOptions)
     eprintln!(
         "{checked} levels: {solved} solved, {none_within} none within {bound}, {unsolvable} unsolvable"
     );
-    assert!(solved >= count / 5, "too few solvable levels generated: {solved}");
-    assert!(unsolvable + none_within >= count / 20, "too few unsolvable levels generated");
+    assert!(
+        solved >= count / 5,
+        "too few solvable levels generated: {solved}"
+    );
+    assert!(
+        unsolvable + none_within >= count / 20,
+        "too few unsolvable levels generated"
+    );
 }
 
 #[test]

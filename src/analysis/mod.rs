@@ -4,10 +4,14 @@
 //! Everything here is sound for the rules engine: a cell called dead can never hold a
 //! box in a solved plan, and the lower bound never exceeds the optimum.
 
+mod bound;
 pub mod distance;
+mod freeze;
 mod region;
 
+pub use bound::matching_push_bound;
 pub use distance::{UNREACHABLE, push_distances_from, push_distances_to_goals, walk_distances};
+pub use freeze::freeze_blocks;
 pub use region::player_region;
 
 use crate::level::{Cell, Direction, Level};
@@ -36,6 +40,8 @@ pub struct Analysis {
     pub push_lower_bound: usize,
     /// Why the level cannot be solved, when that is clear without search.
     pub unsolvable: Option<String>,
+    /// Freeze-deadlock blocks: sets of box cells that must never all hold a box.
+    pub freeze_blocks: Vec<Vec<Cell>>,
 }
 
 impl Analysis {
@@ -99,15 +105,24 @@ impl Analysis {
         }
 
         let solved = level.goal_cells().all(|g| level.has_initial_box(g));
+        let goals_in_region: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
+        let pushes = if ice || unsolvable.is_some() {
+            Some(0)
+        } else if boxes_in_region.len() != goals_in_region.len() {
+            None
+        } else {
+            matching_push_bound(level, &boxes_in_region, &goals_in_region)
+        };
+        if pushes.is_none() && unsolvable.is_none() {
+            unsolvable =
+                Some("no assignment of boxes to distinct goals is reachable by pushes".into());
+        }
         let (move_lower_bound, push_lower_bound) = if solved || unsolvable.is_some() {
             (0, 0)
         } else if ice {
             (1, 1)
         } else {
-            let pushes: usize = boxes_in_region
-                .iter()
-                .map(|&b| pushes_to_goal[b] as usize)
-                .sum();
+            let pushes = pushes.unwrap_or(0).max(1);
             // Before its first push the player walks at least to a cell next to a box.
             let walk = boxes_in_region
                 .iter()
@@ -115,8 +130,9 @@ impl Analysis {
                 .map(|c| player_distance[c])
                 .min()
                 .unwrap_or(0) as usize;
-            (pushes.max(1) + walk, pushes.max(1))
+            (pushes + walk, pushes)
         };
+        let freeze_blocks = freeze_blocks(level, &live);
 
         Analysis {
             region,
@@ -128,6 +144,7 @@ impl Analysis {
             move_lower_bound,
             push_lower_bound,
             unsolvable,
+            freeze_blocks,
         }
     }
 }

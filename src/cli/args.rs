@@ -158,7 +158,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N|A-B")]
     pub level: Option<LevelSelection>,
     /// Wall-clock limit per level in seconds.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: f64,
     /// Levels run at once (each in its own process). On a small machine, 1 gives the
     /// least distorted times.
@@ -179,6 +179,19 @@ pub struct BenchArgs {
     /// A CSV of an earlier bench run to compare with (per-level time ratios).
     #[arg(long, value_name = "OLD.csv")]
     pub compare: Option<PathBuf>,
+}
+
+/// Parses a time limit: a finite, non-negative number of seconds (at most a year).
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    let x: f64 = s
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of seconds"))?;
+    if !x.is_finite() || !(0.0..=31_536_000.0).contains(&x) {
+        return Err(format!(
+            "{s:?}: the time limit must be between 0 and 31536000 seconds"
+        ));
+    }
+    Ok(x)
 }
 
 /// Which levels of a file to use: `N`, `A-B`, or a comma-separated list of those.
@@ -271,7 +284,7 @@ pub struct SolveArgs {
     pub level: Option<LevelSelection>,
     /// Wall-clock limit per level in seconds; the level runs in a child process that is
     /// killed at the limit and reported as timeout.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<f64>,
     /// One JSON object per level per line instead of text.
     #[arg(long)]

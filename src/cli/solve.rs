@@ -59,7 +59,14 @@ pub fn run(args: &SolveArgs) -> i32 {
             }
             Ok(level) => solve_level(args, &name, path, &level, i + 1, total),
         };
+        input_error |= report.status == Status::InputError;
         worst = worst.max(report.status.exit_code());
+        if report.status == Status::InputError && !args.json && !args.worker {
+            // Like a level that cannot be read: the reason goes to stderr.
+            let message = report.message.as_deref().unwrap_or("cannot be solved");
+            eprintln!("error: {name}: level {}: {message}", report.level);
+            continue;
+        }
         let mut out = std::io::stdout().lock();
         let printed = if args.json || args.worker {
             writeln!(out, "{}", report.to_json())
