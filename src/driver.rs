@@ -5,10 +5,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::analysis::Analysis;
-use crate::encode::EncodingKind;
+use crate::encode::{Decoded, EncodingKind};
 use crate::level::Level;
 use crate::plan::Plan;
-use crate::sat::{SatBackend, SolveResult};
+use crate::sat::{Lit, SatBackend, SolveResult};
 
 /// What the driver is asked to do.
 #[derive(Clone, Debug)]
@@ -60,6 +60,8 @@ pub struct Outcome {
     pub clauses: u64,
     /// Wall-clock time from analysis to verdict.
     pub elapsed: Duration,
+    /// Cuts a lazy encoding added before its plan was real.
+    pub refinements: usize,
 }
 
 /// Reported before each solve call.
@@ -117,6 +119,7 @@ pub fn solve(
             variables: stats.variables,
             clauses: stats.clauses,
             elapsed: start.elapsed(),
+            refinements: 0,
         }
     };
     if level.has_ice() && !options.encoding.supports_ice() {
@@ -137,6 +140,7 @@ pub fn solve(
     }
 
     let mut encoding = options.encoding.build(level, &analysis, backend.as_mut());
+    let mut refinements = 0;
     for k in lower..=options.max_steps {
         while encoding.steps() < k {
             encoding.add_step(backend.as_mut());
@@ -152,32 +156,54 @@ pub fn solve(
             clauses: stats.clauses,
             elapsed: start.elapsed(),
         });
-        match backend.solve(&[goal]) {
-            SolveResult::Sat => {
-                let plan = encoding.decode(k, &|l| backend.value(l));
-                plan.verify(level).map_err(|e| {
-                    SolveError::Internal(format!(
-                        "the {} encoding produced the plan {} (k={k}), which fails replay: {e}",
-                        options.encoding,
-                        plan.lurd()
-                    ))
-                })?;
-                let verdict = Verdict::Solved {
-                    plan,
-                    k,
-                    optimal: Some(metric),
-                };
-                return Ok(finish(verdict, backend.as_ref()));
-            }
-            SolveResult::Unsat if !backend.assumptions_used() => {
-                // No sequence of k legal moves exists at all, so no longer plan either,
-                // and every shorter bound was already refuted.
-                let reason = format!("no sequence of {k} legal steps exists");
-                return Ok(finish(Verdict::Unsolvable { reason }, backend.as_ref()));
-            }
-            SolveResult::Unsat => {}
-            SolveResult::Unknown => {
-                return Ok(finish(Verdict::Cancelled, backend.as_ref()));
+        // Solve; a lazy encoding may turn a model down and add cuts, then solve again.
+        loop {
+            match backend.solve(&[goal]) {
+                SolveResult::Sat => {
+                    let vars = backend.stats().variables as u32;
+                    let model: Vec<bool> = (0..=vars)
+                        .map(|v| v > 0 && backend.value(Lit::positive(v)))
+                        .collect();
+                    let value = |l: Lit| model[l.var() as usize] == l.is_positive();
+                    let plan = match encoding.decode(k, &value, backend.as_mut()) {
+                        Decoded::Plan(plan) => plan,
+                        Decoded::Refined(cuts) => {
+                            refinements += cuts;
+                            continue;
+                        }
+                        Decoded::Invalid(why) => {
+                            return Err(SolveError::Internal(format!(
+                                "the {} encoding gave a model that is not a plan (k={k}): {why}",
+                                options.encoding
+                            )));
+                        }
+                    };
+                    plan.verify(level).map_err(|e| {
+                        SolveError::Internal(format!(
+                            "the {} encoding produced the plan {} (k={k}), which fails replay: {e}",
+                            options.encoding,
+                            plan.lurd()
+                        ))
+                    })?;
+                    let verdict = Verdict::Solved {
+                        plan,
+                        k,
+                        optimal: Some(metric),
+                    };
+                    let mut outcome = finish(verdict, backend.as_ref());
+                    outcome.refinements = refinements;
+                    return Ok(outcome);
+                }
+                SolveResult::Unsat if !backend.assumptions_used() => {
+                    // No sequence of k legal steps exists at all, so no longer plan
+                    // either, and every shorter bound was already refuted.
+                    let reason = format!("no sequence of {k} legal steps exists");
+                    return Ok(finish(Verdict::Unsolvable { reason }, backend.as_ref()));
+                }
+                SolveResult::Unsat => break,
+                SolveResult::Unknown => {
+                    return Ok(finish(Verdict::Cancelled, backend.as_ref()));
+                }
             }
         }
     }

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod driver;
 pub mod encode;
 pub mod level;
+pub mod pathfind;
 pub mod plan;
 pub mod rules;
 pub mod sat;

@@ -2,9 +2,12 @@
 //! messages and `satsoko verify`, as FORMATS.md describes them.
 //!
 //! The levels are the hand-made ones in `levels/examples/` and `levels/malformed/` (each
-//! solved in a few milliseconds) and Microban level 1; their optimal move counts were
-//! checked by brute-force search. Every command runs in the crate's root, so file names in
-//! messages are the relative paths given on the command line.
+//! solved in a few milliseconds) and Microban level 1; their optimal move counts and
+//! optimal push counts were checked by brute-force search (`satsoko::search`). The
+//! default encoding is `pushes` (push-optimal plans, k = pushes); `--optimize moves`
+//! selects the `moves` encoding (move-optimal plans, k = moves). Every command runs in
+//! the crate's root, so file names in messages are the relative paths given on the
+//! command line.
 
 use std::path::Path;
 use std::process::Command;
@@ -16,26 +19,70 @@ const SOLVABLE: &str = "levels/examples/solvable.xsb";
 const UNSOLVABLE: &str = "levels/examples/unsolvable.xsb";
 const SEALED: &str = "levels/examples/sealed.xsb";
 const ICE: &str = "levels/examples/ice.xsb";
+const MOVES_VS_PUSHES: &str = "levels/examples/moves_vs_pushes.xsb";
 const MICROBAN: &str = "levels/microban.xsb";
 const XSOKOBAN: &str = "levels/xsokoban.xsb";
 
-/// Titles and optimal move counts of `levels/examples/solvable.xsb`, in file order.
-const SOLVABLE_LEVELS: [(&str, usize); 7] = [
-    ("One push", 2),
-    ("Around the box", 5),
-    ("Two boxes", 14),
-    ("Run-length encoded", 3),
-    ("Player on a goal", 5),
-    ("One box already home", 4),
-    ("Two boxes, long way round", 24),
+/// A level's title, its optimal number of moves and its optimal number of pushes (the
+/// two optima may belong to different plans).
+type Example = (&'static str, usize, usize);
+
+/// The levels of `levels/examples/solvable.xsb`, in file order.
+const SOLVABLE_LEVELS: [Example; 7] = [
+    ("One push", 2, 1),
+    ("Around the box", 5, 3),
+    ("Two boxes", 14, 6),
+    ("Run-length encoded", 3, 2),
+    ("Player on a goal", 5, 1),
+    ("One box already home", 4, 2),
+    ("Two boxes, long way round", 24, 4),
 ];
 
-/// Titles and optimal move counts of `levels/examples/sealed.xsb`.
-const SEALED_LEVELS: [(&str, usize); 3] = [
-    ("Sealed room", 3),
-    ("Sealed cell beside the room", 5),
-    ("Nothing to do", 0),
+/// The levels of `levels/examples/sealed.xsb`.
+const SEALED_LEVELS: [Example; 3] = [
+    ("Sealed room", 3, 2),
+    ("Sealed cell beside the room", 5, 3),
+    ("Nothing to do", 0, 0),
 ];
+
+/// Microban level 1: 33 moves at best, 8 pushes at best.
+const MICROBAN_1: Example = ("1", 33, 8);
+
+/// The level of `levels/examples/moves_vs_pushes.xsb`, where no plan is optimal in both
+/// metrics: the fewest moves are 8 and need 4 pushes; the fewest pushes are 2 and need 10
+/// moves.
+const MOVES_OR_PUSHES: Example = ("Moves or pushes", 8, 2);
+
+/// The encodings, each with the metric its first plan is optimal in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Encoding {
+    Moves,
+    Pushes,
+    PushesLayered,
+}
+
+use Encoding::{Moves, Pushes, PushesLayered};
+
+impl Encoding {
+    const ALL: [Encoding; 3] = [Moves, Pushes, PushesLayered];
+
+    /// The name on the command line and in the output.
+    fn name(self) -> &'static str {
+        match self {
+            Moves => "moves",
+            Pushes => "pushes",
+            PushesLayered => "pushes-layered",
+        }
+    }
+
+    /// The metric in `"optimal"`; k counts steps of this metric.
+    fn metric(self) -> &'static str {
+        match self {
+            Moves => "moves",
+            Pushes | PushesLayered => "pushes",
+        }
+    }
+}
 
 /// What one run of the binary did.
 struct Run {
@@ -104,21 +151,41 @@ fn levels_of(lines: &[Value]) -> Vec<u64> {
     lines.iter().map(|v| u64_field(v, "level")).collect()
 }
 
-/// Checks a `"status":"solved"` line against FORMATS.md and returns its solution.
-fn check_solved_line(v: &Value, file: &str, level: u64, title: &str, moves: usize) -> String {
+/// Checks a `"status":"solved"` line of a run with `encoding` against FORMATS.md and the
+/// level's optima, and returns its solution: the plan is optimal in the encoding's metric
+/// (and k counts that metric), and no better than optimal in the other.
+fn check_solved_line(
+    v: &Value,
+    file: &str,
+    level: u64,
+    (title, best_moves, best_pushes): Example,
+    encoding: Encoding,
+) -> String {
     assert_eq!(str_field(v, "file"), file, "{v}");
     assert_eq!(u64_field(v, "level"), level, "{v}");
     assert_eq!(str_field(v, "title"), title, "{v}");
     assert_eq!(str_field(v, "status"), "solved", "{v}");
     let solution = str_field(v, "solution").to_string();
     assert!(solution.chars().all(|c| "lurdLURD".contains(c)), "{v}");
-    assert_eq!(u64_field(v, "moves") as usize, moves, "{v}");
+    let moves = u64_field(v, "moves") as usize;
+    let pushes = u64_field(v, "pushes") as usize;
     assert_eq!(solution.len(), moves, "{v}");
-    let pushes = solution.chars().filter(char::is_ascii_uppercase).count();
-    assert_eq!(u64_field(v, "pushes") as usize, pushes, "{v}");
-    assert_eq!(str_field(v, "optimal"), "moves", "{v}");
-    assert_eq!(u64_field(v, "k") as usize, moves, "{v}");
-    assert_eq!(str_field(v, "encoding"), "moves", "{v}");
+    let upper = solution.chars().filter(char::is_ascii_uppercase).count();
+    assert_eq!(pushes, upper, "{v}");
+    assert_eq!(str_field(v, "optimal"), encoding.metric(), "{v}");
+    assert_eq!(str_field(v, "encoding"), encoding.name(), "{v}");
+    match encoding {
+        Moves => {
+            assert_eq!(moves, best_moves, "{v}");
+            assert!(pushes >= best_pushes, "{v}");
+            assert_eq!(u64_field(v, "k") as usize, moves, "{v}");
+        }
+        Pushes | PushesLayered => {
+            assert_eq!(pushes, best_pushes, "{v}");
+            assert!(moves >= best_moves, "{v}");
+            assert_eq!(u64_field(v, "k") as usize, pushes, "{v}");
+        }
+    }
     assert!(!str_field(v, "solver").is_empty(), "{v}");
     assert!(v["seconds"].as_f64().is_some_and(|s| s >= 0.0), "{v}");
     u64_field(v, "variables");
@@ -162,11 +229,46 @@ fn assert_verifies(file: &str, level: u64, solution: &str) {
     );
 }
 
+/// A JSON line without its `seconds`, the one field that differs between equal runs.
+fn without_seconds(v: &Value) -> Value {
+    let mut v = v.clone();
+    v.as_object_mut().unwrap().remove("seconds");
+    v
+}
+
+/// The JSON lines of `args` (run with `--json` and exit code 0), without `seconds`.
+fn solved_lines_without_seconds(args: &[&str]) -> Vec<Value> {
+    let mut args = args.to_vec();
+    args.push("--json");
+    json_lines(&expect_code(&args, 0))
+        .iter()
+        .map(without_seconds)
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------------
 // Solving
 
 #[test]
 fn microban_1_is_solved_move_optimally_and_verified() {
+    let run = expect_code(
+        &[MICROBAN, "--level", "1", "--optimize", "moves", "--json"],
+        0,
+    );
+    assert_eq!(
+        run.stderr, "",
+        "no progress output when stderr is not a terminal"
+    );
+    let lines = json_lines(&run);
+    assert_eq!(lines.len(), 1, "{run:?}");
+    let solution = check_solved_line(&lines[0], MICROBAN, 1, MICROBAN_1, Moves);
+    assert_eq!(solution.len(), 33);
+    assert_eq!(u64_field(&lines[0], "pushes"), 8);
+    assert_verifies(MICROBAN, 1, &solution);
+}
+
+#[test]
+fn microban_1_is_solved_push_optimally_by_default_and_verified() {
     let run = expect_code(&[MICROBAN, "--level", "1", "--json"], 0);
     assert_eq!(
         run.stderr, "",
@@ -174,39 +276,147 @@ fn microban_1_is_solved_move_optimally_and_verified() {
     );
     let lines = json_lines(&run);
     assert_eq!(lines.len(), 1, "{run:?}");
-    let solution = check_solved_line(&lines[0], MICROBAN, 1, "1", 33);
-    assert_eq!(u64_field(&lines[0], "pushes"), 8);
+    let v = &lines[0];
+    let solution = check_solved_line(v, MICROBAN, 1, MICROBAN_1, Pushes);
+    assert_eq!(v["optimal"], "pushes", "{v}");
+    assert_eq!(v["k"], 8, "{v}");
+    assert_eq!(v["pushes"], 8, "{v}");
+    assert_eq!(v["encoding"], "pushes", "{v}");
+    assert_verifies(MICROBAN, 1, &solution);
+
+    // The layered form of the encoding finds a plan with as few pushes.
+    let run = expect_code(
+        &[
+            MICROBAN,
+            "--level",
+            "1",
+            "--encoding",
+            "pushes-layered",
+            "--json",
+        ],
+        0,
+    );
+    let v = &json_lines(&run)[0];
+    let solution = check_solved_line(v, MICROBAN, 1, MICROBAN_1, PushesLayered);
     assert_verifies(MICROBAN, 1, &solution);
 }
 
-#[test]
-fn json_lines_of_the_example_levels() {
-    let run = expect_code(&[SOLVABLE, "--json"], 0);
+/// Solves every level of `file` with `flags` and checks each JSON line against
+/// `examples` for `encoding`, and each solution with `satsoko verify`.
+fn check_file(file: &str, flags: &[&str], examples: &[Example], encoding: Encoding) {
+    let run = expect_code(&[&[file, "--json"][..], flags].concat(), 0);
     assert_eq!(run.stderr, "");
     let lines = json_lines(&run);
-    assert_eq!(lines.len(), SOLVABLE_LEVELS.len(), "{run:?}");
-    for (i, (v, (title, moves))) in lines.iter().zip(SOLVABLE_LEVELS).enumerate() {
+    assert_eq!(lines.len(), examples.len(), "{run:?}");
+    for (i, (v, &example)) in lines.iter().zip(examples).enumerate() {
         let level = i as u64 + 1;
-        let solution = check_solved_line(v, SOLVABLE, level, title, moves);
-        assert_verifies(SOLVABLE, level, &solution);
+        let solution = check_solved_line(v, file, level, example, encoding);
+        assert_verifies(file, level, &solution);
+    }
+}
+
+#[test]
+fn json_lines_of_the_example_levels_with_optimize_moves() {
+    check_file(SOLVABLE, &["--optimize", "moves"], &SOLVABLE_LEVELS, Moves);
+}
+
+#[test]
+fn json_lines_of_the_example_levels_push_optimal_by_default() {
+    check_file(SOLVABLE, &[], &SOLVABLE_LEVELS, Pushes);
+    let run = expect_code(&[SOLVABLE, "--json"], 0);
+    let lines = json_lines(&run);
+    let pushes: Vec<u64> = lines.iter().map(|v| u64_field(v, "pushes")).collect();
+    assert_eq!(pushes, [1, 3, 6, 2, 1, 2, 4]);
+    let ks: Vec<u64> = lines.iter().map(|v| u64_field(v, "k")).collect();
+    assert_eq!(ks, pushes);
+}
+
+#[test]
+fn pushes_layered_gives_the_same_push_counts() {
+    check_file(
+        SOLVABLE,
+        &["--encoding", "pushes-layered"],
+        &SOLVABLE_LEVELS,
+        PushesLayered,
+    );
+    check_file(
+        SEALED,
+        &["--encoding", "pushes-layered"],
+        &SEALED_LEVELS,
+        PushesLayered,
+    );
+}
+
+#[test]
+fn optimize_pushes_is_the_default_and_optimize_moves_is_the_moves_encoding() {
+    let default = solved_lines_without_seconds(&[SOLVABLE]);
+    assert_eq!(default.len(), SOLVABLE_LEVELS.len());
+    assert_eq!(
+        solved_lines_without_seconds(&[SOLVABLE, "--optimize", "pushes"]),
+        default
+    );
+    assert_eq!(
+        solved_lines_without_seconds(&[SOLVABLE, "--encoding", "pushes"]),
+        default
+    );
+    assert_eq!(
+        solved_lines_without_seconds(&["solve", SOLVABLE, "--optimize", "pushes"]),
+        default
+    );
+
+    let moves = solved_lines_without_seconds(&[SOLVABLE, "--optimize", "moves"]);
+    assert_eq!(
+        solved_lines_without_seconds(&[SOLVABLE, "--encoding", "moves"]),
+        moves
+    );
+    assert!(moves.iter().all(|v| v["encoding"] == "moves"), "{moves:?}");
+}
+
+/// On this level the two metrics pull apart: the move-optimal plan pushes twice as often
+/// as needed and the push-optimal plan walks two moves more.
+#[test]
+fn optimize_moves_and_optimize_pushes_give_different_plans() {
+    let run = expect_code(&[MOVES_VS_PUSHES, "--optimize", "moves", "--json"], 0);
+    let by_moves = &json_lines(&run)[0];
+    let solution = check_solved_line(by_moves, MOVES_VS_PUSHES, 1, MOVES_OR_PUSHES, Moves);
+    assert_eq!(
+        (&by_moves["moves"], &by_moves["pushes"], &by_moves["k"]),
+        (&Value::from(8), &Value::from(4), &Value::from(8)),
+        "{by_moves}"
+    );
+    assert_verifies(MOVES_VS_PUSHES, 1, &solution);
+
+    for args in [
+        &[MOVES_VS_PUSHES, "--json"][..],
+        &[MOVES_VS_PUSHES, "--optimize", "pushes", "--json"],
+        &[MOVES_VS_PUSHES, "--encoding", "pushes-layered", "--json"],
+    ] {
+        let run = expect_code(args, 0);
+        let by_pushes = &json_lines(&run)[0];
+        let encoding = if args.contains(&"pushes-layered") {
+            PushesLayered
+        } else {
+            Pushes
+        };
+        let solution = check_solved_line(by_pushes, MOVES_VS_PUSHES, 1, MOVES_OR_PUSHES, encoding);
+        assert_eq!(
+            (&by_pushes["moves"], &by_pushes["pushes"], &by_pushes["k"]),
+            (&Value::from(10), &Value::from(2), &Value::from(2)),
+            "{by_pushes}"
+        );
+        assert_verifies(MOVES_VS_PUSHES, 1, &solution);
     }
 }
 
 #[test]
 fn sealed_boxes_on_goals_need_no_moves() {
-    let run = expect_code(&[SEALED, "--json"], 0);
-    let lines = json_lines(&run);
-    assert_eq!(lines.len(), SEALED_LEVELS.len(), "{run:?}");
-    for (i, (v, (title, moves))) in lines.iter().zip(SEALED_LEVELS).enumerate() {
-        let level = i as u64 + 1;
-        let solution = check_solved_line(v, SEALED, level, title, moves);
-        assert_verifies(SEALED, level, &solution);
-    }
+    check_file(SEALED, &["--optimize", "moves"], &SEALED_LEVELS, Moves);
+    check_file(SEALED, &[], &SEALED_LEVELS, Pushes);
 }
 
 #[test]
 fn text_output_names_the_level_and_gives_moves_pushes_and_solution() {
-    let run = expect_code(&[SOLVABLE, "--level", "1"], 0);
+    let run = expect_code(&[SOLVABLE, "--level", "1", "--optimize", "moves"], 0);
     let out = &run.stdout;
     assert!(
         out.starts_with("levels/examples/solvable.xsb level 1 (One push): solved in "),
@@ -220,7 +430,7 @@ fn text_output_names_the_level_and_gives_moves_pushes_and_solution() {
     assert!(out.contains("solution: rR\n"), "{run:?}");
     assert_eq!(run.stderr, "");
 
-    let run = expect_code(&[SOLVABLE, "--level", "3"], 0);
+    let run = expect_code(&[SOLVABLE, "--level", "3", "--optimize", "moves"], 0);
     assert!(
         run.stdout.contains("level 3 (Two boxes): solved"),
         "{run:?}"
@@ -229,12 +439,64 @@ fn text_output_names_the_level_and_gives_moves_pushes_and_solution() {
 }
 
 #[test]
+fn text_output_of_the_default_pushes_encoding() {
+    let run = expect_code(&[SOLVABLE, "--level", "1"], 0);
+    let out = &run.stdout;
+    assert!(
+        out.starts_with("levels/examples/solvable.xsb level 1 (One push): solved in "),
+        "{run:?}"
+    );
+    assert!(
+        out.contains("moves 2, pushes 1, optimal in pushes"),
+        "{run:?}"
+    );
+    assert!(out.contains("k=1, encoding pushes,"), "{run:?}");
+    assert!(out.contains("solution: rR\n"), "{run:?}");
+    assert_eq!(run.stderr, "");
+
+    // The plan with the fewest pushes walks 24 moves: k counts the 4 pushes.
+    let run = expect_code(&[SOLVABLE, "--level", "7"], 0);
+    assert!(
+        run.stdout
+            .contains("level 7 (Two boxes, long way round): solved"),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout.contains("moves 24, pushes 4, optimal in pushes"),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("k=4, encoding pushes,"), "{run:?}");
+
+    let run = expect_code(
+        &[SOLVABLE, "--level", "1", "--encoding", "pushes-layered"],
+        0,
+    );
+    assert!(
+        run.stdout.contains("moves 2, pushes 1, optimal in pushes"),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout.contains("k=1, encoding pushes-layered,"),
+        "{run:?}"
+    );
+}
+
+#[test]
 fn solve_subcommand_is_the_default() {
     let a = expect_code(&["solve", SOLVABLE, "--level", "2", "--json"], 0);
     let b = expect_code(&[SOLVABLE, "--level", "2", "--json"], 0);
     let (a, b) = (&json_lines(&a)[0], &json_lines(&b)[0]);
     assert_eq!(a["solution"], b["solution"]);
+    assert_eq!(a["pushes"], 3);
+    assert_eq!(a["encoding"], "pushes");
+
+    let args = ["--level", "2", "--optimize", "moves", "--json"];
+    let a = expect_code(&[&["solve", SOLVABLE][..], &args].concat(), 0);
+    let b = expect_code(&[&[SOLVABLE][..], &args].concat(), 0);
+    let (a, b) = (&json_lines(&a)[0], &json_lines(&b)[0]);
+    assert_eq!(a["solution"], b["solution"]);
     assert_eq!(a["moves"], 5);
+    assert_eq!(a["encoding"], "moves");
 }
 
 #[test]
@@ -243,6 +505,22 @@ fn level_ranges_and_lists() {
     assert_eq!(levels_of(&json_lines(&run)), [2, 3]);
 
     let run = expect_code(&[SOLVABLE, "--level", "1,4-5,7", "--json"], 0);
+    let lines = json_lines(&run);
+    assert_eq!(levels_of(&lines), [1, 4, 5, 7]);
+    let pushes: Vec<u64> = lines.iter().map(|v| u64_field(v, "pushes")).collect();
+    assert_eq!(pushes, [1, 2, 1, 4]);
+
+    let run = expect_code(
+        &[
+            SOLVABLE,
+            "--level",
+            "1,4-5,7",
+            "--optimize",
+            "moves",
+            "--json",
+        ],
+        0,
+    );
     let lines = json_lines(&run);
     assert_eq!(levels_of(&lines), [1, 4, 5, 7]);
     let moves: Vec<u64> = lines.iter().map(|v| u64_field(v, "moves")).collect();
@@ -290,9 +568,6 @@ fn level_beyond_the_file_is_an_input_error() {
 
 #[test]
 fn unsolvable_levels_exit_3() {
-    let run = expect_code(&[UNSOLVABLE, "--json"], 3);
-    let lines = json_lines(&run);
-    assert_eq!(levels_of(&lines), [1, 2, 3, 4], "{run:?}");
     let titles = [
         "Box in a corner",
         "Goal walled off",
@@ -305,45 +580,160 @@ fn unsolvable_levels_exit_3() {
         "the box at r2c8 is walled off",
         "no sequence of",
     ];
-    for ((v, title), reason) in lines.iter().zip(titles).zip(reasons) {
-        assert_eq!(str_field(v, "status"), "unsolvable", "{v}");
-        assert_eq!(str_field(v, "title"), title, "{v}");
-        assert!(str_field(v, "message").contains(reason), "{v}");
-        assert!(v.get("solution").is_none(), "{v}");
-        assert!(v.get("optimal").is_none(), "{v}");
+    // The default (pushes) first, then each encoding by name.
+    let flag_sets: [(&[&str], Encoding); 4] = [
+        (&[], Pushes),
+        (&["--encoding", "pushes"], Pushes),
+        (&["--encoding", "pushes-layered"], PushesLayered),
+        (&["--optimize", "moves"], Moves),
+    ];
+    for (flags, encoding) in flag_sets {
+        let run = expect_code(&[&[UNSOLVABLE, "--json"][..], flags].concat(), 3);
+        let lines = json_lines(&run);
+        assert_eq!(levels_of(&lines), [1, 2, 3, 4], "{run:?}");
+        for ((v, title), reason) in lines.iter().zip(titles).zip(reasons) {
+            assert_eq!(str_field(v, "status"), "unsolvable", "{v}");
+            assert_eq!(str_field(v, "title"), title, "{v}");
+            assert_eq!(str_field(v, "encoding"), encoding.name(), "{v}");
+            assert!(str_field(v, "message").contains(reason), "{v}");
+            assert!(v.get("solution").is_none(), "{v}");
+            assert!(v.get("optimal").is_none(), "{v}");
+        }
+        // The boxed-in player is proved stuck by the SAT solver, not by static analysis.
+        assert!(u64_field(&lines[3], "variables") > 0, "{}", lines[3]);
     }
-    // The boxed-in player is proved stuck by the SAT solver, not by static analysis.
-    assert!(u64_field(&lines[3], "variables") > 0, "{}", lines[3]);
 
     for level in ["1", "2", "3", "4"] {
         let run = expect_code(&[UNSOLVABLE, "--level", level], 3);
         assert!(run.stdout.contains(": unsolvable in "), "{run:?}");
+        assert!(run.stdout.contains("encoding pushes"), "{run:?}");
     }
 }
 
 #[test]
-fn too_small_max_steps_is_no_plan() {
-    // The SAT solver refutes every bound up to 23; the optimum is 24.
+fn too_small_max_steps_is_no_plan_in_moves() {
+    // The SAT solver refutes every bound up to 23; the optimum is 24 moves.
     let run = expect_code(
-        &[SOLVABLE, "--level", "7", "--max-steps", "23", "--json"],
+        &[
+            SOLVABLE,
+            "--level",
+            "7",
+            "--optimize",
+            "moves",
+            "--max-steps",
+            "23",
+            "--json",
+        ],
         4,
     );
     let v = &json_lines(&run)[0];
     assert_eq!(str_field(v, "status"), "no-plan", "{v}");
     assert_eq!(u64_field(v, "k"), 23, "{v}");
+    assert_eq!(str_field(v, "encoding"), "moves", "{v}");
     assert!(str_field(v, "message").contains("23"), "{v}");
     assert!(v.get("solution").is_none(), "{v}");
 
     // A bound exactly at the optimum is enough.
     let run = expect_code(
-        &[SOLVABLE, "--level", "7", "--max-steps", "24", "--json"],
+        &[
+            SOLVABLE,
+            "--level",
+            "7",
+            "--optimize",
+            "moves",
+            "--max-steps",
+            "24",
+            "--json",
+        ],
         0,
     );
     assert_eq!(json_lines(&run)[0]["moves"], 24);
 
     // A bound below the static lower bound, in text mode.
-    let run = expect_code(&[SOLVABLE, "--level", "3", "--max-steps", "2"], 4);
+    let run = expect_code(
+        &[
+            SOLVABLE,
+            "--level",
+            "3",
+            "--optimize",
+            "moves",
+            "--max-steps",
+            "2",
+        ],
+        4,
+    );
     assert!(run.stdout.contains("no-plan"), "{run:?}");
+}
+
+#[test]
+fn too_small_max_steps_is_no_plan_in_pushes() {
+    // `--max-steps` counts pushes: Microban 1 needs 8 (and 33 moves). Bounds up to 7 are
+    // refuted, with either form of the pushes encoding.
+    for encoding in ["pushes", "pushes-layered"] {
+        let run = expect_code(
+            &[
+                MICROBAN,
+                "--level",
+                "1",
+                "--encoding",
+                encoding,
+                "--max-steps",
+                "7",
+                "--json",
+            ],
+            4,
+        );
+        let v = &json_lines(&run)[0];
+        assert_eq!(str_field(v, "status"), "no-plan", "{v}");
+        assert_eq!(u64_field(v, "k"), 7, "{v}");
+        assert_eq!(str_field(v, "encoding"), encoding, "{v}");
+        assert!(str_field(v, "message").contains('7'), "{v}");
+        assert!(v.get("solution").is_none(), "{v}");
+        assert!(v.get("optimal").is_none(), "{v}");
+
+        // A bound exactly at the push optimum is enough, though the plan has 33 moves.
+        let run = expect_code(
+            &[
+                MICROBAN,
+                "--level",
+                "1",
+                "--encoding",
+                encoding,
+                "--max-steps",
+                "8",
+                "--json",
+            ],
+            0,
+        );
+        let v = &json_lines(&run)[0];
+        assert_eq!(
+            (&v["pushes"], &v["k"], &v["moves"]),
+            (&Value::from(8), &Value::from(8), &Value::from(33)),
+            "{v}"
+        );
+    }
+
+    // The default encoding: 24 moves fit in a bound of 4 (pushes), but not in 3.
+    let run = expect_code(&[SOLVABLE, "--level", "7", "--max-steps", "3", "--json"], 4);
+    let v = &json_lines(&run)[0];
+    assert_eq!(str_field(v, "status"), "no-plan", "{v}");
+    assert_eq!(u64_field(v, "k"), 3, "{v}");
+    assert_eq!(str_field(v, "encoding"), "pushes", "{v}");
+    let run = expect_code(&[SOLVABLE, "--level", "7", "--max-steps", "4", "--json"], 0);
+    let v = &json_lines(&run)[0];
+    check_solved_line(v, SOLVABLE, 7, SOLVABLE_LEVELS[6], Pushes);
+    assert_eq!(v["moves"], 24, "{v}");
+
+    // Level 3 needs 6 pushes; in text mode.
+    let run = expect_code(&[SOLVABLE, "--level", "3", "--max-steps", "5"], 4);
+    assert!(run.stdout.contains("no-plan"), "{run:?}");
+    expect_code(&[SOLVABLE, "--level", "3", "--max-steps", "6"], 0);
+
+    // A bound of 0 is no plan for a level that needs a push, and enough for one that
+    // needs none.
+    expect_code(&[SOLVABLE, "--level", "1", "--max-steps", "0"], 4);
+    let run = expect_code(&[SEALED, "--level", "3", "--max-steps", "0", "--json"], 0);
+    check_solved_line(&json_lines(&run)[0], SEALED, 3, SEALED_LEVELS[2], Pushes);
 }
 
 #[test]
@@ -378,14 +768,51 @@ fn timeout_stops_a_long_level() {
 
 #[test]
 fn timeout_leaves_quick_levels_alone() {
-    // With a time limit the level is solved in a worker process; the result is the same.
+    // With a time limit the level is solved in a worker process; the result is the same,
+    // and the worker uses the encoding asked for.
     let run = expect_code(
         &[SOLVABLE, "--level", "3,7", "--timeout", "30", "--json"],
         0,
     );
     let lines = json_lines(&run);
-    check_solved_line(&lines[0], SOLVABLE, 3, "Two boxes", 14);
-    check_solved_line(&lines[1], SOLVABLE, 7, "Two boxes, long way round", 24);
+    check_solved_line(&lines[0], SOLVABLE, 3, SOLVABLE_LEVELS[2], Pushes);
+    check_solved_line(&lines[1], SOLVABLE, 7, SOLVABLE_LEVELS[6], Pushes);
+    let direct = solved_lines_without_seconds(&[SOLVABLE, "--level", "3,7"]);
+    assert_eq!(
+        lines.iter().map(without_seconds).collect::<Vec<_>>(),
+        direct
+    );
+
+    let run = expect_code(
+        &[
+            SOLVABLE,
+            "--level",
+            "3,7",
+            "--timeout",
+            "30",
+            "--optimize",
+            "moves",
+            "--json",
+        ],
+        0,
+    );
+    let lines = json_lines(&run);
+    check_solved_line(&lines[0], SOLVABLE, 3, SOLVABLE_LEVELS[2], Moves);
+    check_solved_line(&lines[1], SOLVABLE, 7, SOLVABLE_LEVELS[6], Moves);
+
+    let run = expect_code(
+        &[
+            MOVES_VS_PUSHES,
+            "--timeout",
+            "30",
+            "--encoding",
+            "pushes-layered",
+            "--json",
+        ],
+        0,
+    );
+    let v = &json_lines(&run)[0];
+    check_solved_line(v, MOVES_VS_PUSHES, 1, MOVES_OR_PUSHES, PushesLayered);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -506,9 +933,15 @@ fn a_bad_level_does_not_stop_the_good_ones() {
     let run = expect_code(&[path, "--json"], 1);
     let lines = json_lines(&run);
     assert_eq!(lines.len(), 2, "{run:?}");
-    check_solved_line(&lines[0], path, 1, "Good", 2);
+    check_solved_line(&lines[0], path, 1, ("Good", 2, 1), Pushes);
     assert_eq!(str_field(&lines[1], "status"), "error");
     assert_eq!(u64_field(&lines[1], "level"), 2);
+
+    let run = expect_code(&[path, "--optimize", "moves", "--json"], 1);
+    let lines = json_lines(&run);
+    assert_eq!(lines.len(), 2, "{run:?}");
+    check_solved_line(&lines[0], path, 1, ("Good", 2, 1), Moves);
+    assert_eq!(str_field(&lines[1], "status"), "error");
 
     // Asking only for the good level is fine; asking for the bad one is not.
     expect_code(&[path, "--level", "1"], 0);
@@ -545,6 +978,28 @@ fn usage_errors_exit_2() {
         &[SOLVABLE, "--max-steps", "many"],
         &[SOLVABLE, "--timeout", "soon"],
         &[SOLVABLE, "--encoding", "no-such-encoding"],
+        &[SOLVABLE, "--optimize", "fewest"],
+        &[SOLVABLE, "--optimize"],
+        // `--encoding` and `--optimize` exclude each other, even when they agree.
+        &[SOLVABLE, "--encoding", "moves", "--optimize", "pushes"],
+        &[SOLVABLE, "--optimize", "pushes", "--encoding", "moves"],
+        &[SOLVABLE, "--encoding", "pushes", "--optimize", "moves"],
+        &[
+            SOLVABLE,
+            "--encoding",
+            "pushes-layered",
+            "--optimize",
+            "pushes",
+        ],
+        &[SOLVABLE, "--encoding", "moves", "--optimize", "moves"],
+        &[
+            "solve",
+            SOLVABLE,
+            "--encoding",
+            "moves",
+            "--optimize",
+            "pushes",
+        ],
         &["verify", SOLVABLE],
         &[
             "verify",
@@ -564,6 +1019,14 @@ fn usage_errors_exit_2() {
     }
     let run = expect_code(&[SOLVABLE, "--level", "3-1"], 2);
     assert!(run.stderr.contains("3-1"), "{run:?}");
+    let run = expect_code(
+        &[SOLVABLE, "--encoding", "moves", "--optimize", "pushes"],
+        2,
+    );
+    assert!(run.stderr.contains("--encoding"), "{run:?}");
+    assert!(run.stderr.contains("--optimize"), "{run:?}");
+    let run = expect_code(&[SOLVABLE, "--optimize", "fewest"], 2);
+    assert!(run.stderr.contains("fewest"), "{run:?}");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -581,13 +1044,32 @@ fn several_files_exit_with_the_worst_level_code() {
     let files: Vec<&str> = lines.iter().map(|v| str_field(v, "file")).collect();
     assert_eq!(files, [SOLVABLE, UNSOLVABLE]);
 
-    // No plan (4: level 1 needs 2 moves) beats unsolvable (3), whatever the order.
+    // No plan (4: level 1 needs 1 push) beats unsolvable (3), whatever the order.
     expect_code(
-        &[UNSOLVABLE, SOLVABLE, "--level", "1", "--max-steps", "1"],
+        &[UNSOLVABLE, SOLVABLE, "--level", "1", "--max-steps", "0"],
         4,
     );
     expect_code(
+        &[SOLVABLE, UNSOLVABLE, "--level", "1", "--max-steps", "0"],
+        4,
+    );
+    // One push is enough; the unsolvable level still makes it 3.
+    expect_code(
         &[SOLVABLE, UNSOLVABLE, "--level", "1", "--max-steps", "1"],
+        3,
+    );
+    // In moves, level 1 needs 2.
+    expect_code(
+        &[
+            UNSOLVABLE,
+            SOLVABLE,
+            "--level",
+            "1",
+            "--optimize",
+            "moves",
+            "--max-steps",
+            "1",
+        ],
         4,
     );
 }
@@ -812,23 +1294,27 @@ fn ice_levels_are_read_and_verified_with_sliding() {
 }
 
 /// The encodings do not model sliding yet, so the solver refuses levels with ice: an
-/// error for each such level (exit code 1), never a plan.
+/// error for each such level (exit code 1), never a plan, whatever the encoding.
 #[test]
 fn ice_levels_are_refused_by_the_solver() {
-    let run = expect_code(&[ICE, "--json"], 1);
-    let lines = json_lines(&run);
-    assert_eq!(levels_of(&lines), [1, 2, 3, 4], "{run:?}");
-    for v in &lines {
-        assert_eq!(str_field(v, "status"), "error", "{v}");
-        assert_eq!(str_field(v, "error_kind"), "input", "{v}");
-        assert!(str_field(v, "message").contains("ice"), "{v}");
-        assert!(v.get("solution").is_none(), "{v}");
+    for encoding in Encoding::ALL {
+        let run = expect_code(&[ICE, "--encoding", encoding.name(), "--json"], 1);
+        let lines = json_lines(&run);
+        assert_eq!(levels_of(&lines), [1, 2, 3, 4], "{run:?}");
+        for v in &lines {
+            assert_eq!(str_field(v, "status"), "error", "{v}");
+            assert_eq!(str_field(v, "error_kind"), "input", "{v}");
+            assert!(str_field(v, "message").contains("ice"), "{v}");
+            assert!(v.get("solution").is_none(), "{v}");
+        }
     }
 
-    let run = expect_code(&[ICE, "--level", "4"], 1);
-    let all = format!("{}{}", run.stdout, run.stderr);
-    assert!(all.contains("does not handle ice"), "{run:?}");
-    assert!(!all.contains("solution:"), "{run:?}");
+    for flags in [&[][..], &["--optimize", "moves"]] {
+        let run = expect_code(&[&[ICE, "--level", "4"][..], flags].concat(), 1);
+        let all = format!("{}{}", run.stdout, run.stderr);
+        assert!(all.contains("does not handle ice"), "{run:?}");
+        assert!(!all.contains("solution:"), "{run:?}");
+    }
 
     // The same through a worker process (with a time limit).
     let run = expect_code(&[ICE, "--level", "1", "--timeout", "30", "--json"], 1);
@@ -846,13 +1332,33 @@ fn a_refused_ice_level_makes_the_run_exit_1() {
 }
 
 /// An ice-blind encoding once solved level 4 as if ice were floor and claimed its 7-move
-/// plan optimal, while two slides do it in 4 moves.
+/// plan optimal, while two slides do it in 4 moves. Every ice level needs 1 push; the
+/// optimal move counts are in `levels/examples/ice.xsb`.
 #[test]
 fn ice_levels_never_claim_a_wrong_optimum() {
-    let run = satsoko(&[ICE, "--level", "4", "--json"]);
-    let v = &json_lines(&run)[0];
-    if v["status"] == "solved" && v["optimal"] == "moves" {
-        assert_eq!(u64_field(v, "moves"), 4, "{v}");
+    let best_moves = [2, 1, 2, 4];
+    for encoding in Encoding::ALL {
+        for (i, moves) in best_moves.into_iter().enumerate() {
+            let level = (i + 1).to_string();
+            let run = satsoko(&[
+                ICE,
+                "--level",
+                &level,
+                "--encoding",
+                encoding.name(),
+                "--json",
+            ]);
+            let v = &json_lines(&run)[0];
+            if v["status"] == "solved" {
+                assert_verifies(ICE, i as u64 + 1, str_field(v, "solution"));
+                if v["optimal"] == "moves" {
+                    assert_eq!(u64_field(v, "moves"), moves, "{v}");
+                }
+                if v["optimal"] == "pushes" {
+                    assert_eq!(u64_field(v, "pushes"), 1, "{v}");
+                }
+            }
+        }
     }
 }
 

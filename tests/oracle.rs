@@ -11,12 +11,18 @@ use satsoko::driver::{self, Options, Verdict};
 use satsoko::encode::EncodingKind;
 use satsoko::level::parse_xsb;
 use satsoko::sat::VarisatBackend;
-use satsoko::search::{SearchResult, shortest_moves};
+use satsoko::search::{SearchResult, shortest_moves, shortest_pushes};
 
 /// State limit of the brute-force search.
 const STATES: usize = 400_000;
 
-fn check_moves_encoding(seed: u64, count: usize, bound: usize, opts: GenOptions) {
+fn check_encoding(
+    encoding: EncodingKind,
+    seed: u64,
+    count: usize,
+    bound: usize,
+    opts: GenOptions,
+) {
     let mut rng = Rng::new(seed);
     let (mut solved, mut none_within, mut unsolvable, mut checked) = (0, 0, 0, 0);
     while checked < count {
@@ -27,7 +33,7 @@ fn check_moves_encoding(seed: u64, count: usize, bound: usize, opts: GenOptions)
             .expect("generated levels parse")
             .remove(0);
         let options = Options {
-            encoding: EncodingKind::Moves,
+            encoding,
             max_steps: bound,
         };
         let outcome = driver::solve(
@@ -38,13 +44,21 @@ fn check_moves_encoding(seed: u64, count: usize, bound: usize, opts: GenOptions)
             &AtomicBool::new(false),
         )
         .unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let oracle = shortest_moves(&level, bound, STATES);
+        let search = |b| match encoding {
+            EncodingKind::Moves => shortest_moves(&level, b, STATES),
+            _ => shortest_pushes(&level, b, STATES),
+        };
+        let oracle = search(bound);
         checked += 1;
         match (&outcome.verdict, oracle) {
             (Verdict::Solved { plan, k, optimal }, SearchResult::Optimal(m)) => {
                 assert_eq!(*k, m, "SAT k differs from BFS optimum on\n{text}");
-                assert_eq!(plan.move_count(), m, "plan length on\n{text}");
-                assert_eq!(*optimal, Some("moves"));
+                let (count, metric) = match encoding {
+                    EncodingKind::Moves => (plan.move_count(), "moves"),
+                    _ => (plan.push_count(), "pushes"),
+                };
+                assert_eq!(count, m, "plan length on\n{text}");
+                assert_eq!(*optimal, Some(metric));
                 plan.verify(&level).expect("driver plans replay");
                 solved += 1;
             }
@@ -55,7 +69,7 @@ fn check_moves_encoding(seed: u64, count: usize, bound: usize, opts: GenOptions)
             (Verdict::NoPlan { .. }, SearchResult::Unsolvable) => unsolvable += 1,
             (Verdict::Unsolvable { reason }, r) => {
                 // A proof of unsolvability must never meet a solution, at any depth.
-                let deep = shortest_moves(&level, usize::MAX, STATES);
+                let deep = search(usize::MAX);
                 assert!(
                     matches!(deep, SearchResult::Unsolvable | SearchResult::TooLarge),
                     "SAT says unsolvable ({reason}) but BFS found {deep:?} (bounded: {r:?}) on\n{text}"
@@ -67,7 +81,7 @@ fn check_moves_encoding(seed: u64, count: usize, bound: usize, opts: GenOptions)
         }
     }
     eprintln!(
-        "{checked} levels: {solved} solved, {none_within} none within {bound}, {unsolvable} unsolvable"
+        "{encoding}: {checked} levels: {solved} solved, {none_within} none within {bound}, {unsolvable} unsolvable"
     );
     assert!(
         solved >= count / 5,
@@ -86,7 +100,7 @@ fn moves_encoding_matches_bfs_one_box() {
         wall_percent: 20,
         ice_percent: 0,
     };
-    check_moves_encoding(1, 150, 24, opts);
+    check_encoding(EncodingKind::Moves, 1, 150, 24, opts);
 }
 
 #[test]
@@ -96,7 +110,7 @@ fn moves_encoding_matches_bfs_up_to_three_boxes() {
         wall_percent: 15,
         ice_percent: 0,
     };
-    check_moves_encoding(2, 200, 24, opts);
+    check_encoding(EncodingKind::Moves, 2, 200, 24, opts);
 }
 
 #[test]
@@ -106,5 +120,35 @@ fn moves_encoding_agrees_on_none_within_a_small_bound() {
         wall_percent: 15,
         ice_percent: 0,
     };
-    check_moves_encoding(3, 150, 9, opts);
+    check_encoding(EncodingKind::Moves, 3, 150, 9, opts);
+}
+
+#[test]
+fn pushes_encoding_matches_push_bfs() {
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 15,
+        ice_percent: 0,
+    };
+    check_encoding(EncodingKind::Pushes, 4, 300, 12, opts);
+}
+
+#[test]
+fn pushes_encoding_agrees_on_none_within_a_small_bound() {
+    let opts = GenOptions {
+        max_boxes: 2,
+        wall_percent: 20,
+        ice_percent: 0,
+    };
+    check_encoding(EncodingKind::Pushes, 5, 200, 3, opts);
+}
+
+#[test]
+fn layered_pushes_encoding_matches_push_bfs() {
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 15,
+        ice_percent: 0,
+    };
+    check_encoding(EncodingKind::PushesLayered, 6, 200, 12, opts);
 }

@@ -85,8 +85,8 @@ pub struct EncodeArgs {
     /// range A..B with --out-dir (one file per bound).
     #[arg(long, value_name = "K|A..B")]
     pub steps: StepRange,
-    /// The CNF encoding.
-    #[arg(long, default_value = "moves", value_name = "NAME")]
+    /// The CNF encoding (`pushes` is written in its self-contained layered form).
+    #[arg(long, default_value = "pushes", value_name = "NAME")]
     pub encoding: EncodingKind,
     /// Output file (default: standard output).
     #[arg(short = 'o', long, value_name = "FILE", conflicts_with = "out_dir")]
@@ -112,7 +112,7 @@ pub struct DecodeArgs {
     #[arg(long, value_name = "K")]
     pub steps: usize,
     /// The CNF encoding the CNF was written with.
-    #[arg(long, default_value = "moves", value_name = "NAME")]
+    #[arg(long, default_value = "pushes", value_name = "NAME")]
     pub encoding: EncodingKind,
     /// The solver's answer: `s`/`v` lines, or plain signed literals (`-` = stdin).
     #[arg(long, value_name = "FILE")]
@@ -235,9 +235,12 @@ impl std::str::FromStr for LevelSelection {
 /// How to solve: the encoding and the SAT solver.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// The CNF encoding (see encodings/).
-    #[arg(long, default_value = "moves", value_name = "NAME")]
-    pub encoding: EncodingKind,
+    /// The CNF encoding: pushes (default), pushes-layered or moves (see encodings/).
+    #[arg(long, value_name = "NAME")]
+    pub encoding: Option<EncodingKind>,
+    /// The metric to minimise: pushes (the pushes encoding) or moves (the moves encoding).
+    #[arg(long, value_name = "METRIC", value_parser = ["moves", "pushes"], conflicts_with = "encoding")]
+    pub optimize: Option<String>,
     /// The SAT solver: varisat (embedded, default) or cadical (in process).
     #[arg(long, default_value = "varisat", value_name = "NAME",
           value_parser = ["varisat", "cadical"], conflicts_with = "solver_cmd")]
@@ -250,6 +253,15 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
+    /// The encoding chosen: `--encoding`, else the one `--optimize` names, else pushes.
+    pub fn encoding(&self) -> EncodingKind {
+        match (self.encoding, self.optimize.as_deref()) {
+            (Some(e), _) => e,
+            (None, Some("moves")) => EncodingKind::Moves,
+            _ => EncodingKind::Pushes,
+        }
+    }
+
     /// The solver chosen.
     pub fn solver_choice(&self) -> SolverChoice {
         match (&self.solver_cmd, self.solver.as_str()) {
@@ -261,7 +273,7 @@ impl EngineArgs {
 
     /// The same choice as command-line arguments (for worker processes).
     pub fn to_args(&self) -> Vec<String> {
-        let mut args = vec!["--encoding".to_string(), self.encoding.name().to_string()];
+        let mut args = vec!["--encoding".to_string(), self.encoding().name().to_string()];
         match &self.solver_cmd {
             Some(cmd) => args.extend(["--solver-cmd".to_string(), cmd.clone()]),
             None => args.extend(["--solver".to_string(), self.solver.clone()]),
@@ -276,7 +288,7 @@ pub struct SolveArgs {
     /// Level files (XSB/SOK collections).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Largest number of steps to try (moves, for the moves encoding).
+    /// Largest number of steps to try: pushes for the pushes encodings, moves for moves.
     #[arg(long, default_value_t = 300, value_name = "N")]
     pub max_steps: usize,
     /// Levels to solve: N, A-B or a list like 1,4-6 (default: all).

@@ -155,7 +155,7 @@ fn summary(args: &BenchArgs, reports: &[LevelReport]) -> String {
         "bench: {} levels, timeout {} s, encoding {}, solver {}, jobs {}\n",
         reports.len(),
         args.timeout,
-        args.engine.encoding,
+        args.engine.encoding(),
         args.engine.solver_choice().name(),
         args.jobs.max(1)
     );

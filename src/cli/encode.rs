@@ -137,7 +137,7 @@ pub fn run_decode(args: &DecodeArgs) -> i32 {
             ));
         }
         SolverAnswer::Sat(model) => {
-            let unrolled = Unrolled::new(&level, args.encoding, args.steps);
+            let mut unrolled = Unrolled::new(&level, args.encoding, args.steps);
             report.variables = Some(unrolled.cnf.variables() as u64);
             report.clauses = Some(unrolled.cnf.clauses.len() as u64);
             let value = |l| SolverAnswer::value(&model, l);

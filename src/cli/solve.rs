@@ -82,7 +82,7 @@ pub fn run(args: &SolveArgs) -> i32 {
 
 fn options(args: &SolveArgs) -> Options {
     Options {
-        encoding: args.engine.encoding,
+        encoding: args.engine.encoding(),
         max_steps: args.max_steps,
     }
 }

@@ -62,7 +62,7 @@ pub fn run(args: &SweepArgs) -> i32 {
     let mut rows = Vec::new();
     driver::sweep(
         &level,
-        args.engine.encoding,
+        args.engine.encoding(),
         backend,
         args.from,
         args.to,
@@ -98,7 +98,7 @@ pub fn run(args: &SweepArgs) -> i32 {
         return EXIT_INPUT;
     }
     if let Some(path) = &args.svg
-        && let Err(e) = plot(path, &title, &args.engine.encoding.to_string(), &rows)
+        && let Err(e) = plot(path, &title, &args.engine.encoding().to_string(), &rows)
     {
         eprintln!("error: cannot write {}: {e}", path.display());
         return EXIT_INPUT;

@@ -122,7 +122,7 @@ pub fn solve_in_child(job: &ChildJob, on_progress: &mut dyn FnMut(usize, u64, u6
     let stderr = err_thread.join().unwrap_or_default();
     if timed_out {
         let mut r = LevelReport::new(&name, level.number, level.title.clone(), Status::Timeout);
-        r.encoding = Some(job.engine.encoding.name().to_string());
+        r.encoding = Some(job.engine.encoding().name().to_string());
         r.solver = Some(job.engine.solver_choice().name().to_string());
         r.seconds = limit.as_secs_f64();
         r.message = Some(format!("no answer within {:.1} s", limit.as_secs_f64()));

@@ -27,8 +27,11 @@ pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<Str
             "the level is unsolvable ({why}); there is nothing to encode"
         ));
     }
-    match kind {
-        EncodingKind::Moves => {}
+    if kind != EncodingKind::Moves {
+        return Err(format!(
+            "DIMSPEC is written for the moves encoding only; {kind} needs reachability inside \
+             a step, which its transition cannot express compactly (use plain DIMACS)"
+        ));
     }
     let mut cnf = CnfBuffer::new();
     let mut enc = MovesEncoding::new_uniform(level, &analysis, &mut cnf);

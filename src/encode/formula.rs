@@ -1,7 +1,7 @@
 //! A whole formula for a fixed bound, for outside solvers: satisfiable iff a plan of at
 //! most K steps exists. Built the same way every time, so a model can be decoded later.
 
-use super::{Encoding, EncodingKind};
+use super::{Decoded, Encoding, EncodingKind};
 use crate::analysis::Analysis;
 use crate::level::Level;
 use crate::plan::Plan;
@@ -26,6 +26,7 @@ impl Unrolled {
     /// steps. A level that static analysis proves unsolvable, or a bound below the lower
     /// bound, gets an empty clause (the formula is then trivially unsatisfiable).
     pub fn new(level: &Level, kind: EncodingKind, bound: usize) -> Unrolled {
+        let kind = kind.for_export();
         let analysis = Analysis::new(level);
         let mut cnf = CnfBuffer::new();
         let mut encoding = kind.build(level, &analysis, &mut cnf);
@@ -61,7 +62,8 @@ impl Unrolled {
         let kind = self.encoding.kind();
         let mut comments: Vec<String> = header.to_vec();
         comments.push(format!(
-            "encoding {kind}: see encodings/{kind}.md in the satsoko sources"
+            "encoding {kind}: see {} in the satsoko sources",
+            kind.document()
         ));
         comments.push(format!(
             "satisfiable iff a plan of at most {} steps exists; the last clause asks for one goal(k)",
@@ -70,15 +72,24 @@ impl Unrolled {
         if let Some(why) = &self.refuted {
             comments.push(format!("refuted before encoding: {why} (empty clause)"));
         }
-        for (var, name) in self.encoding.variable_names() {
-            comments.push(format!("var {var} {name}"));
+        let mut names = self.encoding.variable_names().into_iter().peekable();
+        for var in 1..=self.cnf.variables() {
+            match names.peek() {
+                Some((v, _)) if *v == var => {
+                    let (_, name) = names.next().expect("peeked");
+                    comments.push(format!("var {var} {name}"));
+                }
+                _ => comments.push(format!(
+                    "var {var} aux (at-most-one ladder, reachability layer or goal guard)"
+                )),
+            }
         }
         self.cnf.to_dimacs(&comments, &[])
     }
 
     /// Decodes a model of this formula: the plan for the smallest k whose goal literal is
     /// true. `Err` if the model falsifies a clause or sets no goal.
-    pub fn decode(&self, value: &dyn Fn(Lit) -> bool) -> Result<(usize, Plan), String> {
+    pub fn decode(&mut self, value: &dyn Fn(Lit) -> bool) -> Result<(usize, Plan), String> {
         if let Some(i) = self.cnf.first_falsified(value) {
             let clause: Vec<String> = self.cnf.clauses[i].iter().map(|l| l.to_string()).collect();
             return Err(format!(
@@ -93,6 +104,11 @@ impl Unrolled {
             .iter()
             .find(|&&(_, g)| value(g))
             .ok_or("the model sets no goal literal")?;
-        Ok((k, self.encoding.decode(k, value)))
+        let mut scratch = CnfBuffer::new();
+        match self.encoding.decode(k, value, &mut scratch) {
+            Decoded::Plan(plan) => Ok((k, plan)),
+            Decoded::Refined(_) => Err("internal error: the exported formula needed a cut".into()),
+            Decoded::Invalid(why) => Err(format!("the model is not a plan: {why}")),
+        }
     }
 }

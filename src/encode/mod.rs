@@ -4,6 +4,8 @@
 pub mod dimspec;
 pub mod formula;
 pub mod moves;
+pub mod potential;
+pub mod pushes;
 
 use std::fmt;
 use std::str::FromStr;
@@ -18,16 +20,44 @@ use crate::sat::{ClauseSink, Lit};
 pub enum EncodingKind {
     /// One player move per step (move-optimal).
     Moves,
+    /// One push per step, reachability by lazy cuts (push-optimal; the default).
+    Pushes,
+    /// One push per step, reachability by breadth-first layers (push-optimal; its
+    /// DIMACS is complete without refinement).
+    PushesLayered,
 }
 
 impl EncodingKind {
     /// All encodings, for help texts.
-    pub const ALL: [EncodingKind; 1] = [EncodingKind::Moves];
+    pub const ALL: [EncodingKind; 3] = [
+        EncodingKind::Moves,
+        EncodingKind::Pushes,
+        EncodingKind::PushesLayered,
+    ];
 
     /// The name used on the command line and in output.
     pub fn name(self) -> &'static str {
         match self {
             EncodingKind::Moves => "moves",
+            EncodingKind::Pushes => "pushes",
+            EncodingKind::PushesLayered => "pushes-layered",
+        }
+    }
+
+    /// The document in `encodings/` that describes it.
+    pub fn document(self) -> &'static str {
+        match self {
+            EncodingKind::Moves => "encodings/moves.md",
+            EncodingKind::Pushes | EncodingKind::PushesLayered => "encodings/pushes.md",
+        }
+    }
+
+    /// The encoding to write as a self-contained CNF: lazy reachability needs the solver
+    /// loop, so a DIMACS file of `pushes` uses the layered form.
+    pub fn for_export(self) -> EncodingKind {
+        match self {
+            EncodingKind::Pushes => EncodingKind::PushesLayered,
+            other => other,
         }
     }
 
@@ -35,6 +65,7 @@ impl EncodingKind {
     pub fn metric(self) -> &'static str {
         match self {
             EncodingKind::Moves => "moves",
+            EncodingKind::Pushes | EncodingKind::PushesLayered => "pushes",
         }
     }
 
@@ -47,6 +78,7 @@ impl EncodingKind {
     pub fn lower_bound(self, analysis: &Analysis) -> usize {
         match self {
             EncodingKind::Moves => analysis.move_lower_bound,
+            EncodingKind::Pushes | EncodingKind::PushesLayered => analysis.push_lower_bound,
         }
     }
 
@@ -59,6 +91,12 @@ impl EncodingKind {
     ) -> Box<dyn Encoding> {
         match self {
             EncodingKind::Moves => Box::new(moves::MovesEncoding::new(level, analysis, sink)),
+            EncodingKind::Pushes => {
+                Box::new(pushes::PushesEncoding::new(level, analysis, pushes::Reach::Lazy))
+            }
+            EncodingKind::PushesLayered => {
+                Box::new(pushes::PushesEncoding::new(level, analysis, pushes::Reach::Layered))
+            }
         }
     }
 }
@@ -79,6 +117,17 @@ impl FromStr for EncodingKind {
     }
 }
 
+/// What a model turned out to be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decoded {
+    /// A plan (still to be replayed by the caller).
+    Plan(Plan),
+    /// Not a real plan; this many clauses (cuts) were added to rule it out. Solve again.
+    Refined(usize),
+    /// The model does not describe a plan at all (a bug, or a model of another formula).
+    Invalid(String),
+}
+
 /// An encoding being unrolled step by step into a clause sink.
 ///
 /// Step t's state variables exist once `steps() >= t`; `goal_literal(k)` is a literal
@@ -93,8 +142,14 @@ pub trait Encoding {
     /// The literal meaning "the level is solved at step k" (k ≤ `steps()`), adding the
     /// clauses it guards the first time it is asked for.
     fn goal_literal(&mut self, k: usize, sink: &mut dyn ClauseSink) -> Lit;
-    /// Decodes a model of the formula with the goal at step k into a plan.
-    fn decode(&self, k: usize, model: &dyn Fn(Lit) -> bool) -> Plan;
+    /// Decodes a model of the formula with the goal at step k into a plan, or, when the
+    /// model is not a real plan (lazy encodings), adds clauses that rule it out.
+    fn decode(
+        &mut self,
+        k: usize,
+        model: &dyn Fn(Lit) -> bool,
+        sink: &mut dyn ClauseSink,
+    ) -> Decoded;
     /// What each variable means, as `(variable, description)`, for DIMACS comments.
     fn variable_names(&self) -> Vec<(u32, String)>;
 }

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::{Encoding, EncodingKind};
+use super::{Decoded, Encoding, EncodingKind};
 use crate::analysis::{Analysis, UNREACHABLE};
 use crate::level::{Cell, Direction, Level};
 use crate::plan::{Move, Plan};
@@ -23,6 +23,7 @@ pub struct MovesEncoding {
     player_distance: Vec<u32>,
     moves_to_box_at: Vec<u32>,
     pushes_to_goal: Vec<u32>,
+    freeze_blocks: Vec<Vec<Cell>>,
     parity: bool,
     /// Whether walks commute (no ice), so their order can be fixed.
     commute: bool,
@@ -55,6 +56,7 @@ impl MovesEncoding {
             player_distance: analysis.player_distance.clone(),
             moves_to_box_at: analysis.moves_to_box_at.clone(),
             pushes_to_goal: analysis.pushes_to_goal.clone(),
+            freeze_blocks: analysis.freeze_blocks.clone(),
             parity: analysis.parity,
             commute: !level.has_ice(),
             uniform: false,
@@ -265,6 +267,12 @@ impl Encoding for MovesEncoding {
             sink.clause(&arrive);
         }
 
+        // Freeze deadlocks: a 2×2 block of boxes and walls with a box off its goal.
+        for block in &self.freeze_blocks {
+            let terms: Vec<Term> = block.iter().map(|&c| !next_boxes[c]).collect();
+            sink.clause(&terms);
+        }
+
         // A walk straight back undoes the previous walk, so no shortest plan has one:
         // move(c, d, t-1) that is not a push excludes move(c+d, -d, t).
         if t > 0 {
@@ -368,7 +376,12 @@ impl Encoding for MovesEncoding {
         goal
     }
 
-    fn decode(&self, k: usize, model: &dyn Fn(Lit) -> bool) -> Plan {
+    fn decode(
+        &mut self,
+        k: usize,
+        model: &dyn Fn(Lit) -> bool,
+        _sink: &mut dyn ClauseSink,
+    ) -> Decoded {
         let mut plan = Plan::default();
         for t in 0..k {
             let chosen = self.moves[t].iter().enumerate().find_map(|(c, dirs)| {
@@ -384,7 +397,7 @@ impl Encoding for MovesEncoding {
                 plan.moves.push(Move { dir, push });
             }
         }
-        plan
+        Decoded::Plan(plan)
     }
 
     fn variable_names(&self) -> Vec<(u32, String)> {

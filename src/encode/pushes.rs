@@ -1,0 +1,430 @@
+//! The `pushes` encoding: one push per step. The player walks anywhere it can reach and
+//! then pushes one box one cell, so k is the number of pushes.
+//!
+//! State at step t: `box_at(c, t)` for live cells, `player_at(c, t)` for the cell the
+//! player stands on when step t begins (the start, or the cell the last push vacated).
+//! Action: `push(c, d, t)`, the box at c goes to c+d, the player standing at c-d.
+//! Whether the player can walk to c-d is the reachability part, in one of two forms:
+//! - lazy (`pushes`): left out at first; a model whose walk is impossible yields a cut
+//!   clause (the boxes that wall the player in) that holds at every step, and the solver
+//!   is asked again;
+//! - layered (`pushes-layered`): breadth-first layers `reach(c, t, i)` inside each step,
+//!   complete and sound on its own, so its DIMACS needs no refinement.
+//!
+//! See `encodings/pushes.md`.
+
+use std::collections::HashMap;
+
+use super::potential::Potential;
+use super::{Decoded, Encoding, EncodingKind};
+use crate::analysis::{Analysis, UNREACHABLE, push_distances_from};
+use crate::level::{Cell, Direction, Level};
+use crate::pathfind::{plan_from_pushes, reachable};
+use crate::rules::State;
+use crate::sat::cnf::{at_least_one, at_most_one, implies};
+use crate::sat::{ClauseSink, Lit, Term};
+
+/// How player reachability inside a step is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// Cut clauses added on demand.
+    Lazy,
+    /// Breadth-first layers in every step.
+    Layered,
+}
+
+/// A cut: the player, standing inside `inside` with boxes on all of `walls`, cannot
+/// leave `inside`, so the step's push must be made from a cell of `inside`.
+#[derive(Clone, Debug)]
+struct Cut {
+    inside: Vec<bool>,
+    walls: Vec<Cell>,
+}
+
+/// The `pushes` encoding of one level.
+pub struct PushesEncoding {
+    level: Level,
+    reach: Reach,
+    region: Vec<bool>,
+    live: Vec<bool>,
+    pushes_to_goal: Vec<u32>,
+    pushes_from_start: Vec<u32>,
+    freeze_blocks: Vec<Vec<Cell>>,
+    /// Breadth-first layers per step (layered reachability).
+    layers: usize,
+    /// `boxes[t][c]`: a box is at c at step t.
+    boxes: Vec<Vec<Term>>,
+    /// `player[t][c]`: the player stands at c when step t begins.
+    player: Vec<Vec<Term>>,
+    /// `pushes[t][c][d]`: at step t the box at c is pushed in direction d.
+    pushes: Vec<Vec<[Term; 4]>>,
+    /// `reach[t][c]`: the player can walk to c during step t (layered only).
+    reach_last: Vec<Vec<Term>>,
+    cuts: Vec<Cut>,
+    potential: Potential,
+    goals: HashMap<usize, Lit>,
+}
+
+/// How far above its start the potential is tracked exactly.
+const POTENTIAL_SLACK: usize = 20;
+
+/// The change of the potential when the box at `from` is pushed to `to`.
+pub(crate) fn potential_delta(pushes_to_goal: &[u32], from: Cell, to: Cell) -> i64 {
+    pushes_to_goal[to] as i64 - pushes_to_goal[from] as i64
+}
+
+/// The potential at the start: the boxes' push distances to their nearest goals.
+pub(crate) fn initial_potential(level: &Level, analysis: &Analysis) -> usize {
+    level
+        .box_cells()
+        .filter(|&b| analysis.region[b] && analysis.pushes_to_goal[b] != UNREACHABLE)
+        .map(|b| analysis.pushes_to_goal[b] as usize)
+        .sum()
+}
+
+impl PushesEncoding {
+    /// Sets up step 0 (all constants).
+    pub fn new(level: &Level, analysis: &Analysis, reach: Reach) -> PushesEncoding {
+        let n = level.cell_count();
+        let start_boxes: Vec<Cell> = level.box_cells().filter(|&b| analysis.region[b]).collect();
+        let layers = analysis.region.iter().filter(|&&r| r).count().saturating_sub(1);
+        PushesEncoding {
+            level: level.clone(),
+            reach,
+            region: analysis.region.clone(),
+            live: analysis.live.clone(),
+            pushes_to_goal: analysis.pushes_to_goal.clone(),
+            pushes_from_start: push_distances_from(level, start_boxes),
+            freeze_blocks: analysis.freeze_blocks.clone(),
+            layers,
+            boxes: vec![(0..n).map(|c| Term::Const(level.has_initial_box(c))).collect()],
+            player: vec![(0..n).map(|c| Term::Const(c == level.player())).collect()],
+            pushes: Vec::new(),
+            reach_last: Vec::new(),
+            cuts: Vec::new(),
+            potential: {
+                let r0 = initial_potential(level, analysis);
+                Potential::new(r0, r0 + POTENTIAL_SLACK)
+            },
+            goals: HashMap::new(),
+        }
+    }
+
+    /// `box_at(c, t)`.
+    pub fn box_at(&self, cell: Cell, t: usize) -> Term {
+        self.boxes[t][cell]
+    }
+
+    /// Whether a box may be at `cell` at step t (some box can be pushed there in t).
+    fn box_possible(&self, cell: Cell, t: usize) -> bool {
+        let d = self.pushes_from_start[cell];
+        self.live[cell] && d != UNREACHABLE && d as usize <= t
+    }
+
+    /// Adds the clauses of one cut at step t.
+    fn add_cut_at(&self, cut: &Cut, t: usize, sink: &mut dyn ClauseSink) {
+        let allowed: Vec<Term> = (0..self.level.cell_count())
+            .flat_map(|c| Direction::ALL.map(move |d| (c, d)))
+            .filter(|&(c, d)| {
+                let behind = self.level.checked_neighbor(c, d.opposite());
+                behind.is_some_and(|b| cut.inside[b])
+            })
+            .map(|(c, d)| self.pushes[t][c][d.index()])
+            .filter(|p| !p.is_false())
+            .collect();
+        let walls: Vec<Term> = cut.walls.iter().map(|&s| !self.boxes[t][s]).collect();
+        if walls.contains(&Term::TRUE) {
+            return; // some wall box cannot be there at step t
+        }
+        let enclosed: Term = sink.new_var().into();
+        for c in 0..self.level.cell_count() {
+            if cut.inside[c] && !self.player[t][c].is_false() {
+                let mut clause = vec![!self.player[t][c]];
+                clause.extend_from_slice(&walls);
+                clause.push(enclosed);
+                sink.clause(&clause);
+            }
+        }
+        let mut clause = vec![!enclosed];
+        clause.extend(allowed);
+        sink.clause(&clause);
+    }
+
+    /// Layered reachability for step t: reach(c, 0) is the player's cell; reach(c, i+1)
+    /// needs reach of c or a neighbour at layer i, and c free of boxes.
+    fn add_layers(&mut self, t: usize, sink: &mut dyn ClauseSink) -> Vec<Term> {
+        let n = self.level.cell_count();
+        let mut layer: Vec<Term> = self.player[t].clone();
+        for _ in 0..self.layers {
+            let mut next = vec![Term::FALSE; n];
+            for c in 0..n {
+                if !self.region[c] {
+                    continue;
+                }
+                let mut support = vec![layer[c]];
+                support.extend(Direction::ALL.map(|d| layer[self.level.neighbor(c, d)]));
+                if support.iter().all(|s| s.is_false()) {
+                    continue;
+                }
+                let r: Term = sink.new_var().into();
+                let mut clause = vec![!r];
+                clause.extend(support);
+                sink.clause(&clause);
+                implies(sink, r, !self.boxes[t][c]);
+                next[c] = r;
+            }
+            layer = next;
+        }
+        layer
+    }
+}
+
+impl Encoding for PushesEncoding {
+    fn kind(&self) -> EncodingKind {
+        match self.reach {
+            Reach::Lazy => EncodingKind::Pushes,
+            Reach::Layered => EncodingKind::PushesLayered,
+        }
+    }
+
+    fn steps(&self) -> usize {
+        self.pushes.len()
+    }
+
+    fn add_step(&mut self, sink: &mut dyn ClauseSink) {
+        let t = self.steps();
+        let n = self.level.cell_count();
+        let level = self.level.clone();
+
+        let next_boxes: Vec<Term> = (0..n)
+            .map(|c| {
+                if !self.region[c] {
+                    Term::Const(level.has_initial_box(c))
+                } else if self.box_possible(c, t + 1) {
+                    sink.new_var().into()
+                } else {
+                    Term::FALSE
+                }
+            })
+            .collect();
+        let boxes = self.boxes[t].clone();
+
+        let mut pushes = vec![[Term::FALSE; 4]; n];
+        for c in 0..n {
+            if boxes[c].is_false() || !self.region[c] {
+                continue;
+            }
+            for d in Direction::ALL {
+                let (to, behind) = (level.neighbor(c, d), level.neighbor(c, d.opposite()));
+                if level.is_wall(to) || level.is_wall(behind) || next_boxes[to].is_false() {
+                    continue;
+                }
+                pushes[c][d.index()] = sink.new_var().into();
+            }
+        }
+        let next_player: Vec<Term> = (0..n)
+            .map(|c| {
+                if pushes[c].iter().any(|p| !p.is_false()) {
+                    sink.new_var().into()
+                } else {
+                    Term::FALSE
+                }
+            })
+            .collect();
+
+        // Exactly one push per step.
+        let all: Vec<Term> = pushes.iter().flatten().copied().filter(|p| !p.is_false()).collect();
+        at_least_one(sink, &all);
+        at_most_one(sink, &all);
+
+        for c in 0..n {
+            for d in Direction::ALL {
+                let p = pushes[c][d.index()];
+                if p.is_false() {
+                    continue;
+                }
+                let (to, behind) = (level.neighbor(c, d), level.neighbor(c, d.opposite()));
+                implies(sink, p, boxes[c]);
+                implies(sink, p, !boxes[to]);
+                implies(sink, p, !boxes[behind]);
+                implies(sink, p, next_boxes[to]);
+                implies(sink, p, next_player[c]);
+            }
+            if !next_player[c].is_false() {
+                // The player ends where the pushed box was, and no box is there.
+                let mut clause = vec![!next_player[c]];
+                clause.extend(pushes[c].iter().copied());
+                sink.clause(&clause);
+                implies(sink, next_player[c], !next_boxes[c]);
+            }
+        }
+
+        // Frame axioms: a box leaves c only by a push from c, arrives only by a push
+        // from c - d.
+        for c in 0..n {
+            if !self.region[c] || (boxes[c].is_false() && next_boxes[c].is_false()) {
+                continue;
+            }
+            let mut leave = vec![!boxes[c], next_boxes[c]];
+            leave.extend(pushes[c].iter().copied());
+            sink.clause(&leave);
+            let mut arrive = vec![boxes[c], !next_boxes[c]];
+            for d in Direction::ALL {
+                let from = level.neighbor(c, d.opposite());
+                if !level.is_wall(from) {
+                    arrive.push(pushes[from][d.index()]);
+                }
+            }
+            sink.clause(&arrive);
+        }
+
+        for block in &self.freeze_blocks {
+            let terms: Vec<Term> = block.iter().map(|&c| !next_boxes[c]).collect();
+            sink.clause(&terms);
+        }
+
+        let changes: Vec<(Term, i64)> = (0..n)
+            .flat_map(|c| Direction::ALL.map(|d| (c, d)))
+            .filter(|&(c, d)| !pushes[c][d.index()].is_false())
+            .map(|(c, d)| {
+                let delta = potential_delta(&self.pushes_to_goal, c, level.neighbor(c, d));
+                (pushes[c][d.index()], delta)
+            })
+            .collect();
+        self.potential.add_step(sink, &changes, true);
+
+        self.boxes.push(next_boxes);
+        self.player.push(next_player);
+        self.pushes.push(pushes);
+
+        match self.reach {
+            Reach::Lazy => {
+                for cut in &self.cuts {
+                    self.add_cut_at(cut, t, sink);
+                }
+            }
+            Reach::Layered => {
+                let last = self.add_layers(t, sink);
+                for c in 0..n {
+                    for d in Direction::ALL {
+                        let p = self.pushes[t][c][d.index()];
+                        if !p.is_false() {
+                            let behind = level.neighbor(c, d.opposite());
+                            implies(sink, p, last[behind]);
+                        }
+                    }
+                }
+                self.reach_last.push(last);
+            }
+        }
+    }
+
+    fn goal_literal(&mut self, k: usize, sink: &mut dyn ClauseSink) -> Lit {
+        if let Some(&g) = self.goals.get(&k) {
+            return g;
+        }
+        assert!(k <= self.steps(), "goal asked beyond the encoded steps");
+        let goal = sink.new_var();
+        for g in self.level.goal_cells() {
+            sink.clause(&[(!goal).into(), self.boxes[k][g]]);
+        }
+        // Under goal(k), a box at x at step t must still reach a goal in k - t pushes.
+        for t in 0..=k {
+            for x in 0..self.level.cell_count() {
+                let b = self.boxes[t][x];
+                if b.lit().is_some() && self.pushes_to_goal[x] as usize > k - t {
+                    sink.clause(&[(!goal).into(), !b]);
+                }
+            }
+        }
+        self.potential.bound(sink, goal, k);
+        self.goals.insert(k, goal);
+        goal
+    }
+
+    fn decode(&mut self, k: usize, model: &dyn Fn(Lit) -> bool, sink: &mut dyn ClauseSink) -> Decoded {
+        let n = self.level.cell_count();
+        let mut pushes = Vec::with_capacity(k);
+        for t in 0..k {
+            let chosen = (0..n).find_map(|c| {
+                Direction::ALL
+                    .into_iter()
+                    .find(|d| self.pushes[t][c][d.index()].eval(model))
+                    .map(|d| (c, d))
+            });
+            match chosen {
+                Some(p) => pushes.push(p),
+                None => return Decoded::Invalid(format!("no push at step {t}")),
+            }
+        }
+        // Check each step's walk on the model's own box configuration; every step the
+        // player cannot make gives a cut.
+        let mut new_cuts = Vec::new();
+        for (t, &(c, d)) in pushes.iter().enumerate() {
+            let boxes: Vec<bool> = (0..n).map(|x| self.boxes[t][x].eval(model)).collect();
+            let Some(player) = (0..n).find(|&x| self.player[t][x].eval(model)) else {
+                return Decoded::Invalid(format!("no player cell at step {t}"));
+            };
+            let state = State { player, boxes };
+            let inside = reachable(&self.level, &state);
+            let behind = self.level.neighbor(c, d.opposite());
+            if !inside[behind] {
+                let walls: Vec<Cell> = (0..n)
+                    .filter(|&x| {
+                        state.boxes[x]
+                            && !inside[x]
+                            && Direction::ALL.iter().any(|&e| {
+                                self.level.checked_neighbor(x, e).is_some_and(|y| inside[y])
+                            })
+                    })
+                    .collect();
+                new_cuts.push(Cut { inside, walls });
+            }
+        }
+        if new_cuts.is_empty() {
+            return match plan_from_pushes(&self.level, &pushes) {
+                Ok(plan) => Decoded::Plan(plan),
+                Err(i) => Decoded::Invalid(format!("push {} of the model cannot be made", i + 1)),
+            };
+        }
+        if self.reach == Reach::Layered {
+            return Decoded::Invalid("layered reachability let an unreachable push through".into());
+        }
+        let count = new_cuts.len();
+        for cut in new_cuts {
+            for t in 0..self.steps() {
+                self.add_cut_at(&cut, t, sink);
+            }
+            self.cuts.push(cut);
+        }
+        Decoded::Refined(count)
+    }
+
+    fn variable_names(&self) -> Vec<(u32, String)> {
+        let level = &self.level;
+        let mut names = Vec::new();
+        for (label, table) in [("box_at", &self.boxes), ("player_at", &self.player), ("reach", &self.reach_last)] {
+            for (t, row) in table.iter().enumerate() {
+                for (c, term) in row.iter().enumerate() {
+                    if let Some(l) = term.lit() {
+                        names.push((l.var(), format!("{label} {} t{t}", level.cell_name(c))));
+                    }
+                }
+            }
+        }
+        for (t, row) in self.pushes.iter().enumerate() {
+            for (c, dirs) in row.iter().enumerate() {
+                for d in Direction::ALL {
+                    if let Some(l) = dirs[d.index()].lit() {
+                        names.push((l.var(), format!("push {} {} t{t}", level.cell_name(c), d.letter(true))));
+                    }
+                }
+            }
+        }
+        for (&k, &g) in &self.goals {
+            names.push((g.var(), format!("goal k{k}")));
+        }
+        names.sort();
+        names
+    }
+}
