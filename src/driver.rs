@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::analysis::Analysis;
-use crate::encode::{Decoded, EncodingKind};
+use crate::encode::{Decoded, Encoding, EncodingKind};
 use crate::level::Level;
 use crate::plan::Plan;
 use crate::sat::{Lit, SatBackend, SolveResult};
@@ -141,14 +141,21 @@ pub fn solve(
 
     let mut encoding = options.encoding.build(level, &analysis, backend.as_mut());
     let mut refinements = 0;
+    let parity = match options.encoding {
+        EncodingKind::Moves => None,
+        _ => analysis.push_parity,
+    };
     for k in lower..=options.max_steps {
+        if parity.is_some_and(|p| k % 2 != p) {
+            continue; // no plan has this many pushes (see Analysis::push_parity)
+        }
         while encoding.steps() < k {
             encoding.add_step(backend.as_mut());
         }
         if cancel.load(Ordering::Relaxed) {
             return Ok(finish(Verdict::Cancelled, backend.as_ref()));
         }
-        let goal = encoding.goal_literal(k, backend.as_mut());
+        encoding.goal_literal(k, backend.as_mut());
         let stats = backend.stats();
         progress(&Progress {
             k,
@@ -156,61 +163,104 @@ pub fn solve(
             clauses: stats.clauses,
             elapsed: start.elapsed(),
         });
-        // Solve; a lazy encoding may turn a model down and add cuts, then solve again.
-        loop {
-            match backend.solve(&[goal]) {
-                SolveResult::Sat => {
-                    let vars = backend.stats().variables as u32;
-                    let model: Vec<bool> = (0..=vars)
-                        .map(|v| v > 0 && backend.value(Lit::positive(v)))
-                        .collect();
-                    let value = |l: Lit| model[l.var() as usize] == l.is_positive();
-                    let plan = match encoding.decode(k, &value, backend.as_mut()) {
-                        Decoded::Plan(plan) => plan,
-                        Decoded::Refined(cuts) => {
-                            refinements += cuts;
-                            continue;
-                        }
-                        Decoded::Invalid(why) => {
-                            return Err(SolveError::Internal(format!(
-                                "the {} encoding gave a model that is not a plan (k={k}): {why}",
-                                options.encoding
-                            )));
-                        }
-                    };
-                    plan.verify(level).map_err(|e| {
-                        SolveError::Internal(format!(
-                            "the {} encoding produced the plan {} (k={k}), which fails replay: {e}",
-                            options.encoding,
-                            plan.lurd()
-                        ))
-                    })?;
-                    let verdict = Verdict::Solved {
-                        plan,
-                        k,
-                        optimal: Some(metric),
-                    };
-                    let mut outcome = finish(verdict, backend.as_ref());
-                    outcome.refinements = refinements;
-                    return Ok(outcome);
-                }
-                SolveResult::Unsat if !backend.assumptions_used() => {
+        match solve_bound(level, encoding.as_mut(), backend.as_mut(), k)? {
+            Bound::Plan(plan, cuts) => {
+                refinements += cuts;
+                let verdict = Verdict::Solved {
+                    plan,
+                    k,
+                    optimal: Some(metric),
+                };
+                let mut outcome = finish(verdict, backend.as_ref());
+                outcome.refinements = refinements;
+                return Ok(outcome);
+            }
+            Bound::Unsat {
+                clauses_alone,
+                cuts,
+            } => {
+                refinements += cuts;
+                if clauses_alone {
                     // No sequence of k legal steps exists at all, so no longer plan
                     // either, and every shorter bound was already refuted.
                     let reason = format!("no sequence of {k} legal steps exists");
                     return Ok(finish(Verdict::Unsolvable { reason }, backend.as_ref()));
                 }
-                SolveResult::Unsat => break,
-                SolveResult::Unknown => {
-                    return Ok(finish(Verdict::Cancelled, backend.as_ref()));
-                }
             }
+            Bound::Unknown => return Ok(finish(Verdict::Cancelled, backend.as_ref())),
         }
     }
     let verdict = Verdict::NoPlan {
         bound: options.max_steps,
     };
     Ok(finish(verdict, backend.as_ref()))
+}
+
+/// The answer for one bound k.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// A verified plan of k steps, after this many cuts.
+    Plan(Plan, usize),
+    /// No plan of k steps; `clauses_alone` when even without the goal no k steps exist.
+    Unsat {
+        /// The formula is unsatisfiable without the goal assumption.
+        clauses_alone: bool,
+        /// Cuts added on the way.
+        cuts: usize,
+    },
+    /// The solver gave up.
+    Unknown,
+}
+
+/// Asks for the goal at exactly k (the layers up to k must exist). A lazy encoding may
+/// turn models down and add cuts; this solves again until a model is a real plan or the
+/// bound is refuted. Plans are replayed here.
+pub fn solve_bound(
+    level: &Level,
+    encoding: &mut dyn Encoding,
+    backend: &mut dyn SatBackend,
+    k: usize,
+) -> Result<Bound, SolveError> {
+    let goal = encoding.goal_literal(k, backend);
+    let kind = encoding.kind();
+    let mut cuts = 0;
+    loop {
+        match backend.solve(&[goal]) {
+            SolveResult::Sat => {
+                let vars = backend.stats().variables as u32;
+                let model: Vec<bool> = (0..=vars)
+                    .map(|v| v > 0 && backend.value(Lit::positive(v)))
+                    .collect();
+                let value = |l: Lit| model[l.var() as usize] == l.is_positive();
+                let plan = match encoding.decode(k, &value, backend) {
+                    Decoded::Plan(plan) => plan,
+                    Decoded::Refined(n) => {
+                        cuts += n;
+                        continue;
+                    }
+                    Decoded::Invalid(why) => {
+                        return Err(SolveError::Internal(format!(
+                            "the {kind} encoding gave a model that is not a plan (k={k}): {why}"
+                        )));
+                    }
+                };
+                plan.verify(level).map_err(|e| {
+                    SolveError::Internal(format!(
+                        "the {kind} encoding produced the plan {} (k={k}), which fails replay: {e}",
+                        plan.lurd()
+                    ))
+                })?;
+                return Ok(Bound::Plan(plan, cuts));
+            }
+            SolveResult::Unsat => {
+                return Ok(Bound::Unsat {
+                    clauses_alone: !backend.assumptions_used(),
+                    cuts,
+                });
+            }
+            SolveResult::Unknown => return Ok(Bound::Unknown),
+        }
+    }
 }
 
 /// One row of a bound sweep.
@@ -228,6 +278,8 @@ pub struct SweepRow {
     pub conflicts: Option<u64>,
     /// Solver decisions during this call, if reported.
     pub decisions: Option<u64>,
+    /// Cuts a lazy encoding added for this k.
+    pub cuts: usize,
     /// Seconds this k took (adding its layer and solving).
     pub seconds: f64,
 }
@@ -241,7 +293,7 @@ pub fn sweep(
     from: usize,
     to: usize,
     row: &mut dyn FnMut(&SweepRow),
-) {
+) -> Result<(), SolveError> {
     let analysis = Analysis::new(level);
     let mut enc = encoding.build(level, &analysis, backend.as_mut());
     for k in from..=to {
@@ -250,11 +302,14 @@ pub fn sweep(
         while enc.steps() < k {
             enc.add_step(backend.as_mut());
         }
-        let goal = enc.goal_literal(k, backend.as_mut());
-        let result = if analysis.unsolvable.is_some() {
-            SolveResult::Unsat
+        let (result, cuts) = if analysis.unsolvable.is_some() {
+            (SolveResult::Unsat, 0)
         } else {
-            backend.solve(&[goal])
+            match solve_bound(level, enc.as_mut(), backend.as_mut(), k)? {
+                Bound::Plan(_, cuts) => (SolveResult::Sat, cuts),
+                Bound::Unsat { cuts, .. } => (SolveResult::Unsat, cuts),
+                Bound::Unknown => (SolveResult::Unknown, 0),
+            }
         };
         let after = backend.stats();
         let delta = |a: Option<u64>, b: Option<u64>| Some(a? - b.unwrap_or(0));
@@ -265,7 +320,9 @@ pub fn sweep(
             clauses: after.clauses,
             conflicts: delta(after.conflicts, before.conflicts),
             decisions: delta(after.decisions, before.decisions),
+            cuts,
             seconds: start.elapsed().as_secs_f64(),
         });
     }
+    Ok(())
 }

@@ -85,7 +85,10 @@ pub fn plan_from_pushes(level: &Level, pushes: &[(Cell, Direction)]) -> Result<P
         let walk = walk_to(level, &state, behind).ok_or(i)?;
         for d in walk {
             apply_move(level, &mut state, d).map_err(|_| i)?;
-            plan.moves.push(Move { dir: d, push: false });
+            plan.moves.push(Move {
+                dir: d,
+                push: false,
+            });
         }
         let effect = apply_move(level, &mut state, dir).map_err(|_| i)?;
         if !effect.pushed {
@@ -103,9 +106,15 @@ mod tests {
 
     #[test]
     fn walks_around_a_box_and_pushes() {
-        let l = parse_xsb("t", "#######\n#@    #\n# $  .#\n#     #\n#######\n").unwrap().remove(0);
+        let l = parse_xsb("t", "#######\n#@    #\n# $  .#\n#     #\n#######\n")
+            .unwrap()
+            .remove(0);
         let b = l.box_cells().next().unwrap();
-        let right = [(b, Direction::Right), (b + 1, Direction::Right), (b + 2, Direction::Right)];
+        let right = [
+            (b, Direction::Right),
+            (b + 1, Direction::Right),
+            (b + 2, Direction::Right),
+        ];
         let plan = plan_from_pushes(&l, &right).unwrap();
         assert_eq!(plan.lurd(), "dRRR");
         assert!(plan.verify(&l).is_ok());
@@ -116,7 +125,9 @@ mod tests {
 
     #[test]
     fn walled_off_push_is_reported() {
-        let l = parse_xsb("t", "######\n#@$ .#\n######\n").unwrap().remove(0);
+        let l = parse_xsb("t", "######\n#@$ .#\n######\n")
+            .unwrap()
+            .remove(0);
         let b = l.box_cells().next().unwrap();
         assert_eq!(plan_from_pushes(&l, &[(b, Direction::Left)]), Err(0));
         let s = State::initial(&l);

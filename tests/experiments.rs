@@ -40,7 +40,16 @@ fn levels() -> (tempfile::TempDir, String) {
 #[test]
 fn encode_names_variables_and_writes_batches() {
     let (dir, file) = levels();
-    let out = satsoko(&["encode", &file, "--level", "1", "--steps", "3"]);
+    let out = satsoko(&[
+        "encode",
+        &file,
+        "--level",
+        "1",
+        "--steps",
+        "3",
+        "--encoding",
+        "moves",
+    ]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("c encoding moves: see encodings/moves.md"));
@@ -88,6 +97,22 @@ fn encode_names_variables_and_writes_batches() {
     let out = satsoko(&["encode", &file, "--level", "2", "--steps", "2..5"]);
     assert_eq!(out.status.code(), Some(1), "a range needs --out-dir");
     let out = satsoko(&["encode", &file, "--level", "1", "--steps", "0", "--dimspec"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "DIMSPEC is for the moves encoding only"
+    );
+    let out = satsoko(&[
+        "encode",
+        &file,
+        "--level",
+        "1",
+        "--steps",
+        "0",
+        "--dimspec",
+        "--encoding",
+        "moves",
+    ]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     for section in ["i cnf", "u cnf", "g cnf", "t cnf"] {
@@ -109,6 +134,8 @@ fn sweep_writes_table_csv_and_svg() {
         "1",
         "--to",
         "5",
+        "--encoding",
+        "moves",
         "--csv",
         csv.to_str().unwrap(),
         "--svg",
@@ -125,6 +152,15 @@ fn sweep_writes_table_csv_and_svg() {
     assert!(rows[2].starts_with("3,SAT"));
     let svg = std::fs::read_to_string(svg).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("SAT"));
+    // With pushes, level a needs 2 pushes; 3 pushes is impossible (exactly k steps).
+    let out = satsoko(&["sweep", &file, "--level", "1", "--from", "1", "--to", "3"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    let results: Vec<&str> = table
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert_eq!(results, ["UNSAT", "SAT", "UNSAT"]);
     let out = satsoko(&["sweep", &file, "--from", "5", "--to", "1"]);
     assert_eq!(out.status.code(), Some(2));
 }

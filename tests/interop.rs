@@ -68,84 +68,96 @@ fn run_solver(solver: &str, cnf: &Path, answer: &Path) {
     }
 }
 
+/// Writes the CNF of `level` for bound `k`, runs `solver` on it and decodes the answer.
+fn encode_solve_decode(
+    dir: &Path,
+    file: &str,
+    level: &str,
+    encoding: &str,
+    k: &str,
+    solver: &str,
+) -> Output {
+    let cnf = dir.join(format!("{level}-{encoding}-{k}.cnf"));
+    let answer = dir.join(format!("{level}-{encoding}-{k}.{solver}"));
+    let enc = satsoko(&[
+        "encode",
+        file,
+        "--level",
+        level,
+        "--steps",
+        k,
+        "--encoding",
+        encoding,
+        "-o",
+        cnf.to_str().unwrap(),
+    ]);
+    assert!(
+        enc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&enc.stderr)
+    );
+    run_solver(solver, &cnf, &answer);
+    satsoko(&[
+        "decode",
+        file,
+        "--level",
+        level,
+        "--steps",
+        k,
+        "--encoding",
+        encoding,
+        "--model",
+        answer.to_str().unwrap(),
+        "--json",
+    ])
+}
+
 fn round_trip(solver: &str) {
     require(solver);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("levels.xsb");
     std::fs::write(&file, LEVELS).unwrap();
     let file = file.to_str().unwrap();
-    for level in ["1", "2", "3"] {
-        let inproc = satsoko(&[file, "--level", level, "--json"]);
-        let v = json_line(&inproc);
-        assert_eq!(v["status"], "solved", "{v}");
-        let k = v["k"].as_u64().unwrap().to_string();
-        let moves = v["moves"].as_u64().unwrap();
+    for (encoding, metric) in [("moves", "moves"), ("pushes", "pushes")] {
+        for level in ["1", "2", "3"] {
+            let v = json_line(&satsoko(&[
+                file,
+                "--level",
+                level,
+                "--json",
+                "--encoding",
+                encoding,
+            ]));
+            assert_eq!(v["status"], "solved", "{v}");
+            let k = v["k"].as_u64().unwrap();
 
-        // At the optimum the outside solver finds a plan of that length.
-        let cnf = dir.path().join(format!("{level}.cnf"));
-        let answer = dir.path().join(format!("{level}.{solver}"));
-        let enc = satsoko(&[
-            "encode",
-            file,
-            "--level",
-            level,
-            "--steps",
-            &k,
-            "-o",
-            cnf.to_str().unwrap(),
-        ]);
-        assert!(enc.status.success());
-        run_solver(solver, &cnf, &answer);
-        let dec = satsoko(&[
-            "decode",
-            file,
-            "--level",
-            level,
-            "--steps",
-            &k,
-            "--model",
-            answer.to_str().unwrap(),
-            "--json",
-        ]);
-        assert!(
-            dec.status.success(),
-            "{}",
-            String::from_utf8_lossy(&dec.stderr)
-        );
-        let d = json_line(&dec);
-        assert_eq!(d["status"], "solved");
-        assert_eq!(d["moves"].as_u64().unwrap(), moves);
-        let sol = d["solution"].as_str().unwrap();
-        let ver = satsoko(&["verify", file, "--level", level, "--solution", sol]);
-        assert!(ver.status.success());
+            // At the optimum the outside solver finds a plan of that length.
+            let dec =
+                encode_solve_decode(dir.path(), file, level, encoding, &k.to_string(), solver);
+            assert!(
+                dec.status.success(),
+                "{}",
+                String::from_utf8_lossy(&dec.stderr)
+            );
+            let d = json_line(&dec);
+            assert_eq!(d["status"], "solved");
+            assert_eq!(d[metric], v[metric], "{encoding} level {level}");
+            let sol = d["solution"].as_str().unwrap();
+            let ver = satsoko(&["verify", file, "--level", level, "--solution", sol]);
+            assert!(ver.status.success());
 
-        // One step less is unsatisfiable outside too.
-        let below = (moves - 1).to_string();
-        let enc = satsoko(&[
-            "encode",
-            file,
-            "--level",
-            level,
-            "--steps",
-            &below,
-            "-o",
-            cnf.to_str().unwrap(),
-        ]);
-        assert!(enc.status.success());
-        run_solver(solver, &cnf, &answer);
-        let dec = satsoko(&[
-            "decode",
-            file,
-            "--level",
-            level,
-            "--steps",
-            &below,
-            "--model",
-            answer.to_str().unwrap(),
-            "--json",
-        ]);
-        assert_eq!(dec.status.code(), Some(4));
-        assert_eq!(json_line(&dec)["status"], "no-plan");
+            // One step less is unsatisfiable outside too.
+            let dec = encode_solve_decode(
+                dir.path(),
+                file,
+                level,
+                encoding,
+                &(k - 1).to_string(),
+                solver,
+            );
+            assert_eq!(dec.status.code(), Some(4), "{encoding} level {level}");
+            assert_eq!(json_line(&dec)["status"], "no-plan");
+        }
     }
 }
 
@@ -167,22 +179,32 @@ fn solver_cmd_matches_in_process() {
     let file = dir.path().join("levels.xsb");
     std::fs::write(&file, LEVELS).unwrap();
     let file = file.to_str().unwrap();
-    let base = json_line(&satsoko(&[file, "--level", "2", "--json"]));
-    for cmd in ["cadical -q", "minisat {in} {out}"] {
-        let out = satsoko(&[
+    for optimize in ["moves", "pushes"] {
+        let base = json_line(&satsoko(&[
             file,
             "--level",
             "2",
             "--json",
-            "--solver-cmd",
-            cmd,
-            "--timeout",
-            "30",
-        ]);
-        let v = json_line(&out);
-        assert_eq!(v["status"], "solved", "{cmd}: {v}");
-        assert_eq!(v["moves"], base["moves"], "{cmd}");
-        assert_eq!(v["optimal"], "moves");
+            "--optimize",
+            optimize,
+        ]));
+        for cmd in ["cadical -q", "minisat {in} {out}"] {
+            let v = json_line(&satsoko(&[
+                file,
+                "--level",
+                "2",
+                "--json",
+                "--optimize",
+                optimize,
+                "--solver-cmd",
+                cmd,
+                "--timeout",
+                "30",
+            ]));
+            assert_eq!(v["status"], "solved", "{cmd}: {v}");
+            assert_eq!(v[optimize], base[optimize], "{cmd}");
+            assert_eq!(v["optimal"], optimize);
+        }
     }
 }
 

@@ -16,13 +16,7 @@ use satsoko::search::{SearchResult, shortest_moves, shortest_pushes};
 /// State limit of the brute-force search.
 const STATES: usize = 400_000;
 
-fn check_encoding(
-    encoding: EncodingKind,
-    seed: u64,
-    count: usize,
-    bound: usize,
-    opts: GenOptions,
-) {
+fn check_encoding(encoding: EncodingKind, seed: u64, count: usize, bound: usize, opts: GenOptions) {
     let mut rng = Rng::new(seed);
     let (mut solved, mut none_within, mut unsolvable, mut checked) = (0, 0, 0, 0);
     while checked < count {

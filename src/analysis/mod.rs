@@ -38,6 +38,11 @@ pub struct Analysis {
     pub move_lower_bound: usize,
     /// A lower bound on the number of pushes of any solution.
     pub push_lower_bound: usize,
+    /// The parity every solution's push count has, when it is fixed: each push moves one
+    /// box to a cell of the other chessboard colour, so the number of pushes is congruent
+    /// to the boxes on dark cells minus the goals on dark cells (not with ice, where a box
+    /// may slide any distance).
+    pub push_parity: Option<usize>,
     /// Why the level cannot be solved, when that is clear without search.
     pub unsolvable: Option<String>,
     /// Freeze-deadlock blocks: sets of box cells that must never all hold a box.
@@ -133,6 +138,16 @@ impl Analysis {
             (pushes + walk, pushes)
         };
         let freeze_blocks = freeze_blocks(level, &live);
+        let dark = |c: Cell| (c / level.width() + c % level.width()) % 2 == 1;
+        let push_parity = (!ice).then(|| {
+            let boxes = level.box_cells().filter(|&b| dark(b)).count();
+            let goals = level.goal_cells().filter(|&g| dark(g)).count();
+            (boxes + goals) % 2
+        });
+        let push_lower_bound = match push_parity {
+            Some(p) if push_lower_bound % 2 != p => push_lower_bound + 1,
+            _ => push_lower_bound,
+        };
 
         Analysis {
             region,
@@ -143,6 +158,7 @@ impl Analysis {
             parity: !ice,
             move_lower_bound,
             push_lower_bound,
+            push_parity,
             unsolvable,
             freeze_blocks,
         }

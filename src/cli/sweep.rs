@@ -8,7 +8,7 @@ use plotters::prelude::*;
 
 use super::args::SweepArgs;
 use super::input::read_level;
-use super::report::{EXIT_INPUT, EXIT_OK};
+use super::report::{EXIT_INPUT, EXIT_INTERNAL, EXIT_OK};
 use crate::driver::{self, SweepRow};
 use crate::sat::SolveResult;
 
@@ -56,11 +56,11 @@ pub fn run(args: &SweepArgs) -> i32 {
             .expect("a valid template"),
     );
     super::say(&format!(
-        "{:>5} {:>7} {:>10} {:>10} {:>10} {:>10} {:>9}",
-        "k", "result", "variables", "clauses", "conflicts", "decisions", "seconds"
+        "{:>5} {:>7} {:>10} {:>10} {:>10} {:>10} {:>6} {:>9}",
+        "k", "result", "variables", "clauses", "conflicts", "decisions", "cuts", "seconds"
     ));
     let mut rows = Vec::new();
-    driver::sweep(
+    let swept = driver::sweep(
         &level,
         args.engine.encoding(),
         backend,
@@ -71,13 +71,14 @@ pub fn run(args: &SweepArgs) -> i32 {
             bar.inc(1);
             bar.suspend(|| {
                 super::say(&format!(
-                    "{:>5} {:>7} {:>10} {:>10} {:>10} {:>10} {:>9.3}",
+                    "{:>5} {:>7} {:>10} {:>10} {:>10} {:>10} {:>6} {:>9.3}",
                     r.k,
                     verdict(r.result),
                     r.variables,
                     r.clauses,
                     opt(r.conflicts),
                     opt(r.decisions),
+                    r.cuts,
                     r.seconds
                 ))
             });
@@ -85,6 +86,13 @@ pub fn run(args: &SweepArgs) -> i32 {
         },
     );
     bar.finish_and_clear();
+    if let Err(e) = swept {
+        eprintln!("error: {e}");
+        return match e {
+            driver::SolveError::Internal(_) => EXIT_INTERNAL,
+            driver::SolveError::Unsupported(_) => EXIT_INPUT,
+        };
+    }
     let title = format!(
         "{} #{} ({})",
         args.file.display(),
@@ -107,17 +115,18 @@ pub fn run(args: &SweepArgs) -> i32 {
 }
 
 fn csv(rows: &[SweepRow]) -> String {
-    let mut out = String::from("k,result,variables,clauses,conflicts,decisions,seconds\n");
+    let mut out = String::from("k,result,variables,clauses,conflicts,decisions,cuts,seconds\n");
     for r in rows {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{:.6}",
+            "{},{},{},{},{},{},{},{:.6}",
             r.k,
             verdict(r.result),
             r.variables,
             r.clauses,
             r.conflicts.map_or(String::new(), |x| x.to_string()),
             r.decisions.map_or(String::new(), |x| x.to_string()),
+            r.cuts,
             r.seconds
         );
     }

@@ -91,12 +91,16 @@ impl EncodingKind {
     ) -> Box<dyn Encoding> {
         match self {
             EncodingKind::Moves => Box::new(moves::MovesEncoding::new(level, analysis, sink)),
-            EncodingKind::Pushes => {
-                Box::new(pushes::PushesEncoding::new(level, analysis, pushes::Reach::Lazy))
-            }
-            EncodingKind::PushesLayered => {
-                Box::new(pushes::PushesEncoding::new(level, analysis, pushes::Reach::Layered))
-            }
+            EncodingKind::Pushes => Box::new(pushes::PushesEncoding::new(
+                level,
+                analysis,
+                pushes::Reach::Lazy,
+            )),
+            EncodingKind::PushesLayered => Box::new(pushes::PushesEncoding::new(
+                level,
+                analysis,
+                pushes::Reach::Layered,
+            )),
         }
     }
 }

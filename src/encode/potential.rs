@@ -36,7 +36,12 @@ impl Potential {
 
     /// Adds step t → t+1 given the step's pushes and their Δ of R. With `always_push`
     /// every step pushes (the pushes encoding); otherwise a step may be a walk.
-    pub fn add_step(&mut self, sink: &mut dyn ClauseSink, pushes: &[(Term, i64)], always_push: bool) {
+    pub fn add_step(
+        &mut self,
+        sink: &mut dyn ClauseSink,
+        pushes: &[(Term, i64)],
+        always_push: bool,
+    ) {
         let t = self.at_least.len() - 1;
         let next: Vec<Term> = (0..self.cap).map(|_| sink.new_var().into()).collect();
         // One literal per distinct Δ: "this step's push changes R by Δ".
@@ -47,10 +52,18 @@ impl Potential {
             }
         }
         // Steps without a push (walks in the moves encoding) keep R as it is.
-        let any_push: Vec<Term> = pushes.iter().map(|&(p, _)| p).filter(|p| !p.is_false()).collect();
+        let any_push: Vec<Term> = pushes
+            .iter()
+            .map(|&(p, _)| p)
+            .filter(|p| !p.is_false())
+            .collect();
         let mut changes: Vec<(Term, i64)> = Vec::new();
         for (delta, ps) in by_delta {
-            let m: Term = if ps.len() == 1 { ps[0] } else { sink.new_var().into() };
+            let m: Term = if ps.len() == 1 {
+                ps[0]
+            } else {
+                sink.new_var().into()
+            };
             if ps.len() > 1 {
                 for &p in &ps {
                     sink.clause(&[!p, m]);

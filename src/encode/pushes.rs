@@ -87,7 +87,12 @@ impl PushesEncoding {
     pub fn new(level: &Level, analysis: &Analysis, reach: Reach) -> PushesEncoding {
         let n = level.cell_count();
         let start_boxes: Vec<Cell> = level.box_cells().filter(|&b| analysis.region[b]).collect();
-        let layers = analysis.region.iter().filter(|&&r| r).count().saturating_sub(1);
+        let layers = analysis
+            .region
+            .iter()
+            .filter(|&&r| r)
+            .count()
+            .saturating_sub(1);
         PushesEncoding {
             level: level.clone(),
             reach,
@@ -97,7 +102,11 @@ impl PushesEncoding {
             pushes_from_start: push_distances_from(level, start_boxes),
             freeze_blocks: analysis.freeze_blocks.clone(),
             layers,
-            boxes: vec![(0..n).map(|c| Term::Const(level.has_initial_box(c))).collect()],
+            boxes: vec![
+                (0..n)
+                    .map(|c| Term::Const(level.has_initial_box(c)))
+                    .collect(),
+            ],
             player: vec![(0..n).map(|c| Term::Const(c == level.player())).collect()],
             pushes: Vec::new(),
             reach_last: Vec::new(),
@@ -233,7 +242,12 @@ impl Encoding for PushesEncoding {
             .collect();
 
         // Exactly one push per step.
-        let all: Vec<Term> = pushes.iter().flatten().copied().filter(|p| !p.is_false()).collect();
+        let all: Vec<Term> = pushes
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|p| !p.is_false())
+            .collect();
         at_least_one(sink, &all);
         at_most_one(sink, &all);
 
@@ -342,7 +356,12 @@ impl Encoding for PushesEncoding {
         goal
     }
 
-    fn decode(&mut self, k: usize, model: &dyn Fn(Lit) -> bool, sink: &mut dyn ClauseSink) -> Decoded {
+    fn decode(
+        &mut self,
+        k: usize,
+        model: &dyn Fn(Lit) -> bool,
+        sink: &mut dyn ClauseSink,
+    ) -> Decoded {
         let n = self.level.cell_count();
         let mut pushes = Vec::with_capacity(k);
         for t in 0..k {
@@ -403,7 +422,11 @@ impl Encoding for PushesEncoding {
     fn variable_names(&self) -> Vec<(u32, String)> {
         let level = &self.level;
         let mut names = Vec::new();
-        for (label, table) in [("box_at", &self.boxes), ("player_at", &self.player), ("reach", &self.reach_last)] {
+        for (label, table) in [
+            ("box_at", &self.boxes),
+            ("player_at", &self.player),
+            ("reach", &self.reach_last),
+        ] {
             for (t, row) in table.iter().enumerate() {
                 for (c, term) in row.iter().enumerate() {
                     if let Some(l) = term.lit() {
@@ -416,7 +439,10 @@ impl Encoding for PushesEncoding {
             for (c, dirs) in row.iter().enumerate() {
                 for d in Direction::ALL {
                     if let Some(l) = dirs[d.index()].lit() {
-                        names.push((l.var(), format!("push {} {} t{t}", level.cell_name(c), d.letter(true))));
+                        names.push((
+                            l.var(),
+                            format!("push {} {} t{t}", level.cell_name(c), d.letter(true)),
+                        ));
                     }
                 }
             }
