@@ -82,6 +82,8 @@ pub struct Progress {
 pub enum SolveError {
     /// The level needs something the chosen encoding does not model (e.g. ice).
     Unsupported(String),
+    /// The SAT solver failed (an outside command that cannot run or gives no verdict).
+    Solver(String),
     /// A bug: e.g. the encoding produced a plan the rules engine rejects. Such a plan is
     /// never printed.
     Internal(String),
@@ -91,6 +93,7 @@ impl std::fmt::Display for SolveError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SolveError::Unsupported(m) => f.write_str(m),
+            SolveError::Solver(m) => write!(f, "the SAT solver failed: {m}"),
             SolveError::Internal(m) => write!(f, "internal error (please report): {m}"),
         }
     }
@@ -122,12 +125,7 @@ pub fn solve(
             refinements: 0,
         }
     };
-    if level.has_ice() && !options.encoding.supports_ice() {
-        return Err(SolveError::Unsupported(format!(
-            "the {} encoding does not handle ice yet; this level has ice",
-            options.encoding
-        )));
-    }
+    check_supported(level, options.encoding)?;
     if let Some(reason) = analysis.unsolvable.clone() {
         return Ok(finish(Verdict::Unsolvable { reason }, backend.as_ref()));
     }
@@ -258,9 +256,24 @@ pub fn solve_bound(
                     cuts,
                 });
             }
-            SolveResult::Unknown => return Ok(Bound::Unknown),
+            SolveResult::Unknown => {
+                return match backend.failure() {
+                    Some(why) => Err(SolveError::Solver(why)),
+                    None => Ok(Bound::Unknown),
+                };
+            }
         }
     }
+}
+
+/// Whether `kind` can encode `level` (ice needs an encoding that models slides).
+pub fn check_supported(level: &Level, kind: EncodingKind) -> Result<(), SolveError> {
+    if level.has_ice() && !kind.supports_ice() {
+        return Err(SolveError::Unsupported(format!(
+            "the {kind} encoding does not handle ice yet; this level has ice"
+        )));
+    }
+    Ok(())
 }
 
 /// One row of a bound sweep.
@@ -294,6 +307,7 @@ pub fn sweep(
     to: usize,
     row: &mut dyn FnMut(&SweepRow),
 ) -> Result<(), SolveError> {
+    check_supported(level, encoding)?;
     let analysis = Analysis::new(level);
     let mut enc = encoding.build(level, &analysis, backend.as_mut());
     for k in from..=to {

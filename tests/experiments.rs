@@ -97,6 +97,8 @@ fn encode_names_variables_and_writes_batches() {
     let out = satsoko(&["encode", &file, "--level", "2", "--steps", "2..5"]);
     assert_eq!(out.status.code(), Some(1), "a range needs --out-dir");
     let out = satsoko(&["encode", &file, "--level", "1", "--steps", "0", "--dimspec"]);
+    assert_eq!(out.status.code(), Some(2), "DIMSPEC has no bound");
+    let out = satsoko(&["encode", &file, "--level", "1", "--dimspec"]);
     assert_eq!(
         out.status.code(),
         Some(1),
@@ -107,8 +109,6 @@ fn encode_names_variables_and_writes_batches() {
         &file,
         "--level",
         "1",
-        "--steps",
-        "0",
         "--dimspec",
         "--encoding",
         "moves",

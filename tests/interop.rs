@@ -253,3 +253,29 @@ fn decode_rejects_models_of_another_formula() {
     ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
 }
+
+#[test]
+fn encode_means_at_most_k_steps() {
+    require("cadical");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("one.xsb");
+    std::fs::write(&file, "#####\n#@$.#\n#####\n").unwrap();
+    let file = file.to_str().unwrap();
+    // One push (one move) solves it; any larger bound must stay satisfiable.
+    for encoding in ["moves", "pushes"] {
+        for k in ["1", "2", "3", "6"] {
+            let dec = encode_solve_decode(dir.path(), file, "1", encoding, k, "cadical");
+            let d = json_line(&dec);
+            assert_eq!(d["status"], "solved", "{encoding} K={k}: {d}");
+            let steps = if encoding == "moves" {
+                &d["moves"]
+            } else {
+                &d["pushes"]
+            };
+            assert!(
+                steps.as_u64().unwrap() <= k.parse::<u64>().unwrap(),
+                "{encoding} K={k}"
+            );
+        }
+    }
+}

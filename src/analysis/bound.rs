@@ -52,13 +52,24 @@ mod tests {
     }
 
     #[test]
-    fn impossible_assignment_is_none() {
-        // The box in the corridor can only move along it and never reach either goal.
+    fn boxes_in_a_corridor_are_matched() {
+        // Each box goes to the goal on its own side: one push each.
         let l = parse_xsb("t", "#######\n#.$ $.#\n### ###\n  #@#\n  ###\n")
             .unwrap()
             .remove(0);
         let boxes: Vec<Cell> = l.box_cells().collect();
         let goals: Vec<Cell> = l.goal_cells().collect();
-        assert!(matching_push_bound(&l, &boxes, &goals).is_some());
+        assert_eq!(matching_push_bound(&l, &boxes, &goals), Some(2));
+    }
+
+    #[test]
+    fn unreachable_goal_is_none() {
+        // The right goal is walled off from every box: no assignment exists.
+        let l = parse_xsb("t", "########\n#. $ @##\n#   $#.#\n########\n")
+            .unwrap()
+            .remove(0);
+        let boxes: Vec<Cell> = l.box_cells().collect();
+        let goals: Vec<Cell> = l.goal_cells().collect();
+        assert_eq!(matching_push_bound(&l, &boxes, &goals), None);
     }
 }

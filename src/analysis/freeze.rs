@@ -28,6 +28,9 @@ pub fn freeze_blocks(level: &Level, live: &[bool]) -> Vec<Vec<Cell>> {
             blocks.push(boxes);
         }
     }
+    // A pair along a wall is found from two squares; keep one clause per block.
+    blocks.sort();
+    blocks.dedup();
     blocks
 }
 

@@ -83,8 +83,8 @@ pub struct EncodeArgs {
     pub level: usize,
     /// The bound K (the CNF is satisfiable iff a plan of at most K steps exists), or a
     /// range A..B with --out-dir (one file per bound).
-    #[arg(long, value_name = "K|A..B")]
-    pub steps: StepRange,
+    #[arg(long, value_name = "K|A..B", required_unless_present = "dimspec")]
+    pub steps: Option<StepRange>,
     /// The CNF encoding (`pushes` is written in its self-contained layered form).
     #[arg(long, default_value = "pushes", value_name = "NAME")]
     pub encoding: EncodingKind,
@@ -94,8 +94,9 @@ pub struct EncodeArgs {
     /// Write one file per bound into this directory (`<file>-<level>-k<K>.cnf`).
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
-    /// Write the incremental DIMSPEC form (initial, universal, goal, transition) instead.
-    #[arg(long)]
+    /// Write the incremental DIMSPEC form (initial, universal, goal, transition) instead;
+    /// it has no bound (moves encoding only).
+    #[arg(long, conflicts_with_all = ["steps", "out_dir"])]
     pub dimspec: bool,
 }
 

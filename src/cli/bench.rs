@@ -23,6 +23,14 @@ pub fn run(args: &BenchArgs) -> i32 {
         let name = path.display().to_string();
         match read_levels(path) {
             Ok(entries) => {
+                if let Some(sel) = args.level.as_ref().filter(|s| s.max() > entries.len()) {
+                    let msg = format!(
+                        "{name}: there is no level {}; the file has {} level(s)",
+                        sel.max(),
+                        entries.len()
+                    );
+                    jobs.push((path, Err(error_report(&name, 0, &msg))));
+                }
                 for (i, entry) in entries.into_iter().enumerate() {
                     if args.level.as_ref().is_none_or(|sel| sel.contains(i + 1)) {
                         jobs.push((

@@ -35,6 +35,14 @@ pub fn run_encode(args: &EncodeArgs) -> i32 {
             return EXIT_INPUT;
         }
     };
+    if let Err(e) = crate::driver::check_supported(&level, args.encoding) {
+        eprintln!(
+            "error: {}: level {}: {e}",
+            args.file.display(),
+            level.number
+        );
+        return EXIT_INPUT;
+    }
     let file = args.file.display().to_string();
     let write = |path: Option<&std::path::Path>, text: String| -> Result<(), String> {
         match path {
@@ -48,12 +56,15 @@ pub fn run_encode(args: &EncodeArgs) -> i32 {
             }
         }
     };
+    let steps = args
+        .steps
+        .unwrap_or(super::args::StepRange { from: 0, to: 0 });
     let result = if args.dimspec {
-        let text = dimspec::write(
-            &level,
-            args.encoding,
-            &header(&file, &level, args.encoding, 0),
-        );
+        let header = vec![
+            format!("satsoko {} DIMSPEC", env!("CARGO_PKG_VERSION")),
+            format!("level {file} #{} ({})", level.number, level.name()),
+        ];
+        let text = dimspec::write(&level, args.encoding, &header);
         text.and_then(|t| write(args.output.as_deref(), t))
     } else if let Some(dir) = &args.out_dir {
         let stem = args
@@ -64,7 +75,7 @@ pub fn run_encode(args: &EncodeArgs) -> i32 {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))
             .and_then(|_| {
-                for k in args.steps.from..=args.steps.to {
+                for k in steps.from..=steps.to {
                     let unrolled = Unrolled::new(&level, args.encoding, k);
                     let path = dir.join(format!("{stem}-{}-k{k}.cnf", level.number));
                     write(
@@ -74,10 +85,10 @@ pub fn run_encode(args: &EncodeArgs) -> i32 {
                 }
                 Ok(())
             })
-    } else if args.steps.from != args.steps.to {
+    } else if steps.from != steps.to {
         Err("a range of bounds needs --out-dir DIR (one file per bound)".into())
     } else {
-        let k = args.steps.to;
+        let k = steps.to;
         let unrolled = Unrolled::new(&level, args.encoding, k);
         write(
             args.output.as_deref(),
@@ -102,6 +113,14 @@ pub fn run_decode(args: &DecodeArgs) -> i32 {
             return EXIT_INPUT;
         }
     };
+    if let Err(e) = crate::driver::check_supported(&level, args.encoding) {
+        eprintln!(
+            "error: {}: level {}: {e}",
+            args.file.display(),
+            level.number
+        );
+        return EXIT_INPUT;
+    }
     let mut text = String::new();
     let read = if args.model.as_os_str() == "-" {
         std::io::stdin().read_to_string(&mut text).map(|_| ())

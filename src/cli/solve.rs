@@ -145,7 +145,7 @@ fn solve_here(
         Ok(outcome) => LevelReport::from_outcome(name, level.number, level.title.clone(), &outcome),
         Err(e) => {
             let status = match e {
-                SolveError::Unsupported(_) => Status::InputError,
+                SolveError::Unsupported(_) | SolveError::Solver(_) => Status::InputError,
                 SolveError::Internal(_) => Status::InternalError,
             };
             let mut r = LevelReport::new(name, level.number, level.title.clone(), status);

@@ -90,7 +90,7 @@ pub fn run(args: &SweepArgs) -> i32 {
         eprintln!("error: {e}");
         return match e {
             driver::SolveError::Internal(_) => EXIT_INTERNAL,
-            driver::SolveError::Unsupported(_) => EXIT_INPUT,
+            driver::SolveError::Unsupported(_) | driver::SolveError::Solver(_) => EXIT_INPUT,
         };
     }
     let title = format!(

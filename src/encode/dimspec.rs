@@ -118,11 +118,17 @@ pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<Str
         v + 1,
         2 * v
     );
-    let names = enc.variable_names();
-    for (var, name) in &names {
-        if let Some(&(0, i)) = place.get(var) {
-            let _ = writeln!(out, "c var {} {}", i + 1, name.replace(" t0", ""));
-        }
+    let mut names: Vec<(usize, String)> = enc
+        .variable_names()
+        .into_iter()
+        .filter_map(|(var, name)| match place.get(&var) {
+            Some(&(0, i)) => Some((i + 1, name.replace(" t0", ""))),
+            _ => None,
+        })
+        .collect();
+    names.sort();
+    for (index, name) in names {
+        let _ = writeln!(out, "c var {index} {name}");
     }
     for (tag, vars, clauses) in [
         ("i", v, &initial),

@@ -8,6 +8,24 @@ use crate::plan::Plan;
 use crate::sat::dimacs::CnfBuffer;
 use crate::sat::{ClauseSink, Lit};
 
+/// A sink that adds `¬unless` to every clause: the clause only binds when `unless` holds.
+struct Guarded<'a> {
+    inner: &'a mut CnfBuffer,
+    unless: Lit,
+}
+
+impl ClauseSink for Guarded<'_> {
+    fn new_var(&mut self) -> Lit {
+        self.inner.new_var()
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        let mut guarded = clause.to_vec();
+        guarded.push(!self.unless);
+        self.inner.add_clause(&guarded);
+    }
+}
+
 /// An encoding unrolled to a bound, with its clauses in memory.
 pub struct Unrolled {
     /// The clauses.
@@ -29,9 +47,21 @@ impl Unrolled {
         let kind = kind.for_export();
         let analysis = Analysis::new(level);
         let mut cnf = CnfBuffer::new();
+        // running(t): the plan is still running at step t, so transition t → t+1 is a
+        // real step. Every clause of that transition is guarded by it, which lets a plan
+        // stop at any k ≤ bound (the steps after it are free).
+        let running: Vec<Lit> = (0..bound).map(|_| cnf.new_var()).collect();
+        for pair in running.windows(2) {
+            cnf.add_clause(&[!pair[1], pair[0]]);
+        }
         let mut encoding = kind.build(level, &analysis, &mut cnf);
         while encoding.steps() < bound {
-            encoding.add_step(&mut cnf);
+            let t = encoding.steps();
+            let mut guarded = Guarded {
+                inner: &mut cnf,
+                unless: running[t],
+            };
+            encoding.add_step(&mut guarded);
         }
         let lower = kind.lower_bound(&analysis);
         let mut refuted = analysis.unsolvable.clone();
@@ -43,7 +73,15 @@ impl Unrolled {
         let mut goals = Vec::new();
         if refuted.is_none() {
             for k in lower..=bound {
-                goals.push((k, encoding.goal_literal(k, &mut cnf)));
+                let goal = encoding.goal_literal(k, &mut cnf);
+                // goal(k) means the plan runs exactly k steps.
+                if k > 0 {
+                    cnf.add_clause(&[!goal, running[k - 1]]);
+                }
+                if k < bound {
+                    cnf.add_clause(&[!goal, !running[k]]);
+                }
+                goals.push((k, goal));
             }
         }
         let any_goal: Vec<Lit> = goals.iter().map(|&(_, g)| g).collect();
@@ -79,8 +117,13 @@ impl Unrolled {
                     let (_, name) = names.next().expect("peeked");
                     comments.push(format!("var {var} {name}"));
                 }
+                _ if var as usize <= self.encoding.steps() => comments.push(format!(
+                    "var {var} running t{} (the plan is still running: step t{} is taken)",
+                    var - 1,
+                    var - 1
+                )),
                 _ => comments.push(format!(
-                    "var {var} aux (at-most-one ladder, reachability layer or goal guard)"
+                    "var {var} aux (at-most-one ladder, reachability layer or potential)"
                 )),
             }
         }

@@ -137,6 +137,10 @@ impl SatBackend for ExternalBackend {
         true
     }
 
+    fn failure(&self) -> Option<String> {
+        self.last_error.clone()
+    }
+
     fn stats(&self) -> SolverStats {
         SolverStats {
             variables: self.cnf.variables() as u64,

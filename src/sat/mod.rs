@@ -176,6 +176,10 @@ pub trait SatBackend: ClauseSink {
     fn assumptions_used(&self) -> bool;
     /// Counters.
     fn stats(&self) -> SolverStats;
+    /// After [`SolveResult::Unknown`]: why, if the solver failed rather than was stopped.
+    fn failure(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Counts variables and clauses; the common part of every sink.
