@@ -62,6 +62,8 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// Cuts a lazy encoding added before its plan was real.
     pub refinements: usize,
+    /// Something the user should know (e.g. a fallback to another encoding).
+    pub note: Option<String>,
 }
 
 /// Reported before each solve call.
@@ -112,6 +114,20 @@ pub fn solve(
 ) -> Result<Outcome, SolveError> {
     let start = Instant::now();
     let analysis = Analysis::new(level);
+    // The pushes encodings do not model ice: such levels are solved with moves.
+    let (kind, note) = if level.has_ice() && !options.encoding.supports_ice() {
+        let note = format!(
+            "the {} encoding does not model ice; solved with the moves encoding instead",
+            options.encoding
+        );
+        (EncodingKind::Moves, Some(note))
+    } else {
+        (options.encoding, None)
+    };
+    let options = &Options {
+        encoding: kind,
+        max_steps: options.max_steps,
+    };
     let metric = options.encoding.metric();
     let finish = |verdict, backend: &dyn SatBackend| {
         let stats = backend.stats();
@@ -123,6 +139,7 @@ pub fn solve(
             clauses: stats.clauses,
             elapsed: start.elapsed(),
             refinements: 0,
+            note: note.clone(),
         }
     };
     check_supported(level, options.encoding)?;

@@ -69,11 +69,19 @@ pub struct MoveEffect {
 /// Where something entering `cell` from direction `dir` comes to rest: on ice it slides
 /// while the next cell is ice without a box; when the next cell is not ice it steps onto
 /// it if that is free floor, and stays otherwise. On floor it simply stops.
-pub fn slide_end(level: &Level, boxes: &[bool], cell: Cell, dir: Direction) -> Cell {
+///
+/// `has_box` answers whether a cell holds a box; it may answer `Err(cell)` ("unknown"),
+/// which is passed on, so an encoder can enumerate every way a move can end.
+pub fn slide_end_with(
+    level: &Level,
+    has_box: &mut dyn FnMut(Cell) -> Result<bool, Cell>,
+    cell: Cell,
+    dir: Direction,
+) -> Result<Cell, Cell> {
     let mut at = cell;
     while level.is_ice(at) {
         let next = level.neighbor(at, dir);
-        if level.is_wall(next) || boxes[next] {
+        if level.is_wall(next) || has_box(next)? {
             break;
         }
         at = next;
@@ -81,38 +89,61 @@ pub fn slide_end(level: &Level, boxes: &[bool], cell: Cell, dir: Direction) -> C
             break;
         }
     }
-    at
+    Ok(at)
+}
+
+/// [`slide_end_with`] on a known box configuration.
+pub fn slide_end(level: &Level, boxes: &[bool], cell: Cell, dir: Direction) -> Cell {
+    slide_end_with(level, &mut |c| Ok(boxes[c]), cell, dir).expect("every cell is known")
+}
+
+/// The effect of moving the player from `player` in direction `dir`, reading boxes
+/// through `has_box` (see [`slide_end_with`]): `Ok(Ok(effect))` for a legal move,
+/// `Ok(Err(why))` for an illegal one, `Err(cell)` when an unknown cell must be decided.
+/// This is the one definition of a move; [`apply_move`] applies it to a state.
+pub fn move_outcome(
+    level: &Level,
+    player: Cell,
+    dir: Direction,
+    has_box: &mut dyn FnMut(Cell) -> Result<bool, Cell>,
+) -> Result<Result<MoveEffect, Illegal>, Cell> {
+    let q = level.neighbor(player, dir);
+    if level.is_wall(q) {
+        return Ok(Err(Illegal::Wall));
+    }
+    if !has_box(q)? {
+        let to = slide_end_with(level, has_box, q, dir)?;
+        return Ok(Ok(MoveEffect {
+            pushed: false,
+            box_move: None,
+            player_to: to,
+        }));
+    }
+    let r = level.neighbor(q, dir);
+    if level.is_wall(r) || has_box(r)? {
+        return Ok(Err(Illegal::BoxBlocked));
+    }
+    // The box has left q (behind both slides, which only look ahead).
+    let box_to = slide_end_with(level, has_box, r, dir)?;
+    let mut after = |c: Cell| if c == box_to { Ok(true) } else { has_box(c) };
+    let player_to = slide_end_with(level, &mut after, q, dir)?;
+    Ok(Ok(MoveEffect {
+        pushed: true,
+        box_move: Some((q, box_to)),
+        player_to,
+    }))
 }
 
 /// Applies one move to `state`, or says why it is illegal (leaving `state` unchanged).
 pub fn apply_move(level: &Level, state: &mut State, dir: Direction) -> Result<MoveEffect, Illegal> {
-    let q = level.neighbor(state.player, dir);
-    if level.is_wall(q) {
-        return Err(Illegal::Wall);
+    let effect = move_outcome(level, state.player, dir, &mut |c| Ok(state.boxes[c]))
+        .expect("every cell is known")?;
+    if let Some((from, to)) = effect.box_move {
+        state.boxes[from] = false;
+        state.boxes[to] = true;
     }
-    if !state.boxes[q] {
-        let to = slide_end(level, &state.boxes, q, dir);
-        state.player = to;
-        return Ok(MoveEffect {
-            pushed: false,
-            box_move: None,
-            player_to: to,
-        });
-    }
-    let r = level.neighbor(q, dir);
-    if !state.is_free(level, r) {
-        return Err(Illegal::BoxBlocked);
-    }
-    state.boxes[q] = false;
-    let box_to = slide_end(level, &state.boxes, r, dir);
-    state.boxes[box_to] = true;
-    let player_to = slide_end(level, &state.boxes, q, dir);
-    state.player = player_to;
-    Ok(MoveEffect {
-        pushed: true,
-        box_move: Some((q, box_to)),
-        player_to,
-    })
+    state.player = effect.player_to;
+    Ok(effect)
 }
 
 /// A problem found while replaying a LURD string.

@@ -146,3 +146,23 @@ fn layered_pushes_encoding_matches_push_bfs() {
     };
     check_encoding(EncodingKind::PushesLayered, 6, 200, 12, opts);
 }
+
+#[test]
+fn moves_encoding_matches_bfs_on_ice() {
+    let opts = GenOptions {
+        max_boxes: 2,
+        wall_percent: 15,
+        ice_percent: 35,
+    };
+    check_encoding(EncodingKind::Moves, 7, 250, 16, opts);
+}
+
+#[test]
+fn moves_encoding_agrees_on_none_within_a_small_bound_on_ice() {
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 10,
+        ice_percent: 50,
+    };
+    check_encoding(EncodingKind::Moves, 8, 150, 6, opts);
+}

@@ -134,6 +134,7 @@ impl LevelReport {
         r.seconds = o.elapsed.as_secs_f64();
         r.variables = Some(o.variables);
         r.clauses = Some(o.clauses);
+        r.message = o.note.clone();
         match &o.verdict {
             Verdict::Solved { plan, k, optimal } => {
                 r.solution = Some(plan.lurd());

@@ -3,6 +3,7 @@
 
 pub mod dimspec;
 pub mod formula;
+pub mod ice_moves;
 pub mod moves;
 pub mod potential;
 pub mod pushes;
@@ -69,9 +70,10 @@ impl EncodingKind {
         }
     }
 
-    /// Whether the encoding models ice (slides).
+    /// Whether the encoding models ice (slides). The pushes encodings do not (yet): the
+    /// driver solves ice levels with `moves` instead.
     pub fn supports_ice(self) -> bool {
-        false
+        self == EncodingKind::Moves
     }
 
     /// The sound lower bound on k that the driver starts from.
@@ -90,6 +92,9 @@ impl EncodingKind {
         sink: &mut dyn ClauseSink,
     ) -> Box<dyn Encoding> {
         match self {
+            EncodingKind::Moves if level.has_ice() => {
+                Box::new(ice_moves::IceMovesEncoding::new(level, analysis))
+            }
             EncodingKind::Moves => Box::new(moves::MovesEncoding::new(level, analysis, sink)),
             EncodingKind::Pushes => Box::new(pushes::PushesEncoding::new(
                 level,
