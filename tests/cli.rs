@@ -1272,13 +1272,13 @@ fn verify_reports_input_errors() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Ice: read and verified, not yet solved
+// Ice: read, verified and solved
 
 #[test]
 fn ice_levels_are_read_and_verified_with_sliding() {
     // The first move slides over two ice cells onto the floor, next to the box.
     let run = expect_code(&["verify", ICE, "--level", "1", "--solution", "rR"], 0);
-    assert!(run.stdout.contains("(2 moves, 1 pushes)"), "{run:?}");
+    assert!(run.stdout.contains("(2 moves, 1 push)"), "{run:?}");
     // So a second walk to the right would push the box.
     let run = expect_code(&["verify", ICE, "--level", "1", "--solution", "rrR"], 6);
     assert!(run.stdout.contains("letter 2 ('r') is illegal"), "{run:?}");
@@ -1289,46 +1289,60 @@ fn ice_levels_are_read_and_verified_with_sliding() {
     expect_code(&["verify", ICE, "--level", "3", "--solution", "rR"], 0);
     // Two slides: along the top row and down the right column.
     let run = expect_code(&["verify", ICE, "--level", "4", "--solution", "rdlL"], 0);
-    assert!(run.stdout.contains("(4 moves, 1 pushes)"), "{run:?}");
+    assert!(run.stdout.contains("(4 moves, 1 push)"), "{run:?}");
     expect_code(&["verify", ICE, "--level", "4", "--solution", "ddrrrdL"], 0);
 }
 
-/// The encodings do not model sliding yet, so the solver refuses levels with ice: an
-/// error for each such level (exit code 1), never a plan, whatever the encoding.
+/// Ice levels are solved by the ice-aware moves encoding, whatever the encoding asked
+/// for: the pushes encodings do not model slides, so they fall back to moves and say so.
 #[test]
-fn ice_levels_are_refused_by_the_solver() {
+fn ice_levels_are_solved_with_the_moves_encoding() {
+    let best_moves = [2, 1, 2, 4];
     for encoding in Encoding::ALL {
-        let run = expect_code(&[ICE, "--encoding", encoding.name(), "--json"], 1);
+        let run = expect_code(&[ICE, "--encoding", encoding.name(), "--json"], 0);
         let lines = json_lines(&run);
         assert_eq!(levels_of(&lines), [1, 2, 3, 4], "{run:?}");
-        for v in &lines {
-            assert_eq!(str_field(v, "status"), "error", "{v}");
-            assert_eq!(str_field(v, "error_kind"), "input", "{v}");
-            assert!(str_field(v, "message").contains("ice"), "{v}");
-            assert!(v.get("solution").is_none(), "{v}");
+        for (v, moves) in lines.iter().zip(best_moves) {
+            assert_eq!(str_field(v, "status"), "solved", "{v}");
+            assert_eq!(str_field(v, "encoding"), "moves", "{v}");
+            assert_eq!(str_field(v, "optimal"), "moves", "{v}");
+            assert_eq!(u64_field(v, "moves"), moves, "{v}");
+            if encoding.name() != "moves" {
+                assert!(
+                    str_field(v, "message").contains("does not model ice"),
+                    "{v}"
+                );
+            }
         }
     }
-
-    for flags in [&[][..], &["--optimize", "moves"]] {
-        let run = expect_code(&[&[ICE, "--level", "4"][..], flags].concat(), 1);
-        let all = format!("{}{}", run.stdout, run.stderr);
-        assert!(all.contains("does not handle ice"), "{run:?}");
-        assert!(!all.contains("solution:"), "{run:?}");
-    }
-
     // The same through a worker process (with a time limit).
-    let run = expect_code(&[ICE, "--level", "1", "--timeout", "30", "--json"], 1);
-    let v = &json_lines(&run)[0];
-    assert_eq!(str_field(v, "status"), "error", "{v}");
-    assert_eq!(str_field(v, "error_kind"), "input", "{v}");
-
-    // With solved levels beside it, a level with ice makes the run exit 1.
-    expect_code(&[SOLVABLE, ICE, "--level", "1"], 1);
+    let run = expect_code(&[ICE, "--level", "4", "--timeout", "30", "--json"], 0);
+    assert_eq!(u64_field(&json_lines(&run)[0], "moves"), 4);
 }
 
+/// Writing a pushes CNF for an ice level is refused (it could not express slides).
 #[test]
-fn a_refused_ice_level_makes_the_run_exit_1() {
-    expect_code(&[UNSOLVABLE, ICE, "--level", "1"], 1);
+fn pushes_cnf_of_an_ice_level_is_refused() {
+    let run = expect_code(&["encode", ICE, "--level", "1", "--steps", "2"], 1);
+    assert!(run.stderr.contains("does not handle ice"), "{run:?}");
+    expect_code(
+        &[
+            "encode",
+            ICE,
+            "--level",
+            "1",
+            "--steps",
+            "2",
+            "--encoding",
+            "moves",
+        ],
+        0,
+    );
+    let run = expect_code(
+        &["sweep", ICE, "--level", "1", "--from", "1", "--to", "2"],
+        1,
+    );
+    assert!(run.stderr.contains("does not handle ice"), "{run:?}");
 }
 
 /// An ice-blind encoding once solved level 4 as if ice were floor and claimed its 7-move

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::encode::EncodingKind;
+use crate::level::Format;
 use crate::sat::SolverChoice;
 
 /// satsoko: Sokoban solved by SAT. Reads XSB/SOK level collections and prints verified,
@@ -20,6 +21,9 @@ use crate::sat::SolverChoice;
                   70 internal error."
 )]
 pub struct Cli {
+    /// Input format of level files: xsb or numeric (default: detected from the content).
+    #[arg(long, global = true, value_name = "FORMAT")]
+    pub format: Option<Format>,
     /// A subcommand; without one, satsoko solves the given files.
     #[command(subcommand)]
     pub command: Option<Command>,

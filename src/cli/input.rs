@@ -2,7 +2,12 @@
 
 use std::path::Path;
 
-use crate::level::{Level, LevelError, LevelErrorKind, parse_xsb_entries};
+use std::sync::OnceLock;
+
+use crate::level::{Format, Level, LevelError, LevelErrorKind, parse_entries};
+
+/// The `--format` the user forced, if any (set once at start-up).
+pub static FORMAT: OnceLock<Option<Format>> = OnceLock::new();
 
 /// Reads every level of `path`: an error for the whole file, or one entry per level.
 pub fn read_levels(path: &Path) -> Result<Vec<Result<Level, LevelError>>, LevelError> {
@@ -18,7 +23,7 @@ pub fn read_levels(path: &Path) -> Result<Vec<Result<Level, LevelError>>, LevelE
             )),
         )
     })?;
-    parse_xsb_entries(&name, &text)
+    parse_entries(&name, &text, FORMAT.get().copied().flatten())
 }
 
 /// Reads one level of `path` (1-based `number`).

@@ -25,6 +25,7 @@ pub(crate) fn say(line: &str) {
 /// Runs satsoko with the process's arguments and returns the exit code.
 pub fn run() -> i32 {
     let cli = Cli::parse();
+    let _ = input::FORMAT.set(cli.format);
     match cli.command {
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Verify(args)) => verify::run(&args),

@@ -7,6 +7,15 @@ use super::input::read_level;
 use super::report::{EXIT_INPUT, EXIT_OK, EXIT_REJECTED};
 use crate::rules::replay;
 
+/// "1 move", "2 moves", "1 push", "2 pushes".
+fn count(n: usize, word: &str) -> String {
+    match (n, word.ends_with('h')) {
+        (1, _) => format!("1 {word}"),
+        (_, true) => format!("{n} {word}es"),
+        _ => format!("{n} {word}s"),
+    }
+}
+
 /// Runs `verify` and returns the exit code.
 pub fn run(args: &VerifyArgs) -> i32 {
     let level = match read_level(&args.file, args.level) {
@@ -39,8 +48,10 @@ pub fn run(args: &VerifyArgs) -> i32 {
             (
                 if r.solved { EXIT_OK } else { EXIT_REJECTED },
                 format!(
-                    "{file} level {}: the solution {verdict} ({} moves, {} pushes)",
-                    args.level, r.moves, r.pushes
+                    "{file} level {}: the solution {verdict} ({}, {})",
+                    args.level,
+                    count(r.moves, "move"),
+                    count(r.pushes, "push")
                 ),
                 json!({"file": file, "level": args.level, "legal": true, "solved": r.solved,
                        "moves": r.moves, "pushes": r.pushes}),

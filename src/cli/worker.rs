@@ -68,6 +68,11 @@ pub fn solve_in_child(job: &ChildJob, on_progress: &mut dyn FnMut(usize, u64, u6
         .args(["--max-steps", &job.max_steps.to_string()])
         .args(job.engine.to_args())
         .arg("--worker")
+        .args(match super::input::FORMAT.get().copied().flatten() {
+            Some(crate::level::Format::Numeric) => vec!["--format", "numeric"],
+            Some(crate::level::Format::Xsb) => vec!["--format", "xsb"],
+            None => vec![],
+        })
         .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -27,6 +27,9 @@ pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<Str
             "the level is unsolvable ({why}); there is nothing to encode"
         ));
     }
+    if level.has_ice() {
+        return Err("DIMSPEC is not written for levels with ice (use plain DIMACS)".into());
+    }
     if kind != EncodingKind::Moves {
         return Err(format!(
             "DIMSPEC is written for the moves encoding only; {kind} needs reachability inside \

@@ -272,7 +272,10 @@ mod tests {
             .remove(0);
         let o = outcomes(&l, l.player(), Direction::Right);
         let ends: Vec<(usize, usize)> = o.iter().map(|o| l.row_col(o.effect.player_to)).collect();
-        assert_eq!(o.len(), 4, "{ends:?}"); // push at c2, stop at c2, stop at c3, reach c4
+        // Walks: stop on c2 or c3 (a box ahead) or reach c4. Pushes of a box on c2: it
+        // slides to c4 (player follows to c3) or stops on c3 (player stays on c2).
+        assert_eq!(o.len(), 5, "{ends:?}");
+        assert_eq!(o.iter().filter(|o| o.effect.pushed).count(), 2);
         assert!(ends.contains(&(1, 4)));
     }
 }

@@ -1,15 +1,56 @@
 //! Levels: the static board (walls, floor, ice, goals) and the initial positions of the
 //! player and the boxes, plus the parsers that read them.
 
+mod board;
 mod direction;
 mod error;
+mod numeric;
 mod xsb;
 
 pub use direction::Direction;
 pub use error::{LevelError, LevelErrorKind};
+pub use numeric::{looks_numeric, parse_numeric_entries};
 pub use xsb::{parse_xsb, parse_xsb_entries};
 
 use std::fmt;
+
+/// The input formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// XSB / SOK collections (with the ice extension).
+    Xsb,
+    /// The numeric course format.
+    Numeric,
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "xsb" | "sok" => Ok(Format::Xsb),
+            "numeric" => Ok(Format::Numeric),
+            _ => Err(format!("unknown format {s:?}: use xsb or numeric")),
+        }
+    }
+}
+
+/// Parses a level file in `format`, or in the format it looks like when `None`
+/// (numeric when it holds only numbers and separators, XSB otherwise).
+pub fn parse_entries(
+    file: &str,
+    text: &str,
+    format: Option<Format>,
+) -> Result<Vec<Result<Level, LevelError>>, LevelError> {
+    let format = format.unwrap_or(if looks_numeric(text) {
+        Format::Numeric
+    } else {
+        Format::Xsb
+    });
+    match format {
+        Format::Xsb => parse_xsb_entries(file, text),
+        Format::Numeric => parse_numeric_entries(file, text),
+    }
+}
 
 /// A cell of the board, as an index into the level's row-major grid.
 pub type Cell = usize;

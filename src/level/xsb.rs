@@ -3,6 +3,7 @@
 //! A file is a sequence of lines. Maximal runs of board lines are levels; comment
 //! (`;`), `Title:` and `Key: value` lines around a board name and describe it.
 
+use super::board::{SourceCell, assemble};
 use super::{Level, LevelError, LevelErrorKind, Tile};
 
 /// How one line of the file is read.
@@ -52,15 +53,6 @@ fn classify(line: &str) -> LineKind<'_> {
     LineKind::Other
 }
 
-/// One cell as written in the file, with the column it came from (1-based).
-struct SourceCell {
-    tile: Tile,
-    goal: bool,
-    has_box: bool,
-    player: bool,
-    column: usize,
-}
-
 fn cell_from_char(c: char) -> Option<(Tile, bool, bool, bool)> {
     // (tile, goal, box, player)
     Some(match c {
@@ -82,7 +74,10 @@ fn cell_from_char(c: char) -> Option<(Tile, bool, bool, bool)> {
 const MAX_RUN: usize = 10_000;
 
 /// Expands one board line (run-length encoding, `|` row breaks) into rows of cells.
-fn expand_board_line(line: &str) -> Result<Vec<Vec<SourceCell>>, (usize, LevelErrorKind)> {
+fn expand_board_line(
+    line: &str,
+    line_number: usize,
+) -> Result<Vec<Vec<SourceCell>>, (usize, LevelErrorKind)> {
     let mut rows = vec![Vec::new()];
     let mut count: Option<usize> = None;
     let mut count_column = 0;
@@ -117,6 +112,7 @@ fn expand_board_line(line: &str) -> Result<Vec<Vec<SourceCell>>, (usize, LevelEr
                 goal,
                 has_box,
                 player,
+                line: line_number,
                 column,
             });
         }
@@ -242,61 +238,18 @@ fn build_level(
     start: usize,
     end: usize,
 ) -> Result<Level, LevelError> {
-    let err = |line: usize, column: Option<usize>, kind| LevelError {
-        file: file.to_string(),
-        level: Some(number),
-        line: Some(line),
-        column,
-        kind,
-    };
-    // Each expanded row remembers the 1-based line it came from.
-    let mut rows: Vec<(usize, Vec<SourceCell>)> = Vec::new();
+    let mut rows: Vec<Vec<SourceCell>> = Vec::new();
     for (i, line) in lines.iter().enumerate().take(end).skip(start) {
-        let expanded =
-            expand_board_line(line).map_err(|(column, kind)| err(i + 1, Some(column), kind))?;
-        rows.extend(expanded.into_iter().map(|row| (i + 1, row)));
+        let expanded = expand_board_line(line, i + 1).map_err(|(column, kind)| LevelError {
+            file: file.to_string(),
+            level: Some(number),
+            line: Some(i + 1),
+            column: Some(column),
+            kind,
+        })?;
+        rows.extend(expanded);
     }
-
-    let mut player: Option<(usize, usize, usize, usize)> = None; // (r, c, line, column)
-    let (mut boxes, mut goals) = (0, 0);
-    for (r, (line, row)) in rows.iter().enumerate() {
-        for (c, cell) in row.iter().enumerate() {
-            boxes += cell.has_box as usize;
-            goals += cell.goal as usize;
-            if cell.player {
-                if let Some((_, _, first_line, first_column)) = player {
-                    return Err(err(
-                        *line,
-                        Some(cell.column),
-                        LevelErrorKind::SecondPlayer {
-                            first_line,
-                            first_column,
-                        },
-                    ));
-                }
-                player = Some((r, c, *line, cell.column));
-            }
-        }
-    }
-    let first_line = start + 1;
-    let Some((pr, pc, ..)) = player else {
-        return Err(err(first_line, None, LevelErrorKind::NoPlayer));
-    };
-    if boxes == 0 {
-        return Err(err(first_line, None, LevelErrorKind::NoBox));
-    }
-    if boxes != goals {
-        return Err(err(
-            first_line,
-            None,
-            LevelErrorKind::BoxGoalMismatch { boxes, goals },
-        ));
-    }
-    let grid: Vec<Vec<(Tile, bool, bool)>> = rows
-        .iter()
-        .map(|(_, row)| row.iter().map(|c| (c.tile, c.goal, c.has_box)).collect())
-        .collect();
-    Ok(Level::from_rows(&grid, (pr, pc)))
+    assemble(file, number, start + 1, &rows)
 }
 
 #[cfg(test)]
