@@ -820,7 +820,7 @@ fn timeout_leaves_quick_levels_alone() {
 
 /// Every file in `levels/malformed/`, with the start of the message it must produce
 /// (after `error: `).
-const MALFORMED: [(&str, &str); 10] = [
+const MALFORMED: [(&str, &str); 14] = [
     (
         "bad_character.xsb",
         "levels/malformed/bad_character.xsb: level 1, line 4, column 5: unexpected character 'x'",
@@ -865,6 +865,24 @@ const MALFORMED: [(&str, &str); 10] = [
     (
         "not_utf8.xsb",
         "levels/malformed/not_utf8.xsb: the file is not UTF-8 text (invalid byte at offset 49)",
+    ),
+    (
+        "numeric_unknown_code.txt",
+        "levels/malformed/numeric_unknown_code.txt: level 1, line 2, column 9: unknown code 42",
+    ),
+    (
+        "numeric_ragged.txt",
+        "levels/malformed/numeric_ragged.txt: level 1, line 2, column 3: row 2 has 4 numbers \
+         but row 1 has 5",
+    ),
+    (
+        "numeric_two_players.txt",
+        "levels/malformed/numeric_two_players.txt: level 1, line 2, column 13: a second \
+         player; the first is at line 2, column 4",
+    ),
+    (
+        "numeric_unbalanced.txt",
+        "levels/malformed/numeric_unbalanced.txt, line 1, column 1: '(' is never closed",
     ),
 ];
 
