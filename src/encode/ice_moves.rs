@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::{Decoded, Encoding, EncodingKind};
+use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells};
 use crate::analysis::Analysis;
 use crate::level::{Cell, Direction, Level};
 use crate::plan::{Move, Plan};
@@ -183,9 +183,9 @@ impl Encoding for IceMovesEncoding {
             return g;
         }
         let goal = sink.new_var();
-        for g in self.level.goal_cells() {
-            sink.clause(&[(!goal).into(), self.boxes[k][g]]);
-        }
+        // No backward pruning on ice: a slide moves a box many cells in one push.
+        let no_pruning = vec![0; self.level.cell_count()];
+        add_goal_clauses(sink, goal, &self.level, &self.boxes, &no_pruning, k);
         self.goals.insert(k, goal);
         goal
     }
@@ -217,15 +217,8 @@ impl Encoding for IceMovesEncoding {
     fn variable_names(&self) -> Vec<(u32, String)> {
         let level = &self.level;
         let mut names = Vec::new();
-        for (label, table) in [("player_at", &self.player), ("box_at", &self.boxes)] {
-            for (t, row) in table.iter().enumerate() {
-                for (c, term) in row.iter().enumerate() {
-                    if let Some(l) = term.lit() {
-                        names.push((l.var(), format!("{label} {} t{t}", level.cell_name(c))));
-                    }
-                }
-            }
-        }
+        name_cells(&mut names, level, "player_at", &self.player);
+        name_cells(&mut names, level, "box_at", &self.boxes);
         for (t, row) in self.chosen.iter().enumerate() {
             for (c, dirs) in row.iter().enumerate() {
                 for d in Direction::ALL {

@@ -14,7 +14,7 @@ use std::str::FromStr;
 use crate::analysis::Analysis;
 use crate::level::Level;
 use crate::plan::Plan;
-use crate::sat::{ClauseSink, Lit};
+use crate::sat::{ClauseSink, Lit, Term};
 
 /// The encodings satsoko has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +123,45 @@ impl FromStr for EncodingKind {
             .into_iter()
             .find(|e| e.name() == s)
             .ok_or_else(|| format!("unknown encoding {s:?}"))
+    }
+}
+
+/// The goal clauses every encoding shares: goal(k) → box_at(g, k) for every goal g, and
+/// the backward pruning: under goal(k), a box at x at step t must still reach a goal in
+/// the k − t steps left, each push being at least one step.
+pub(crate) fn add_goal_clauses(
+    sink: &mut dyn ClauseSink,
+    goal: Lit,
+    level: &Level,
+    boxes: &[Vec<Term>],
+    pushes_to_goal: &[u32],
+    k: usize,
+) {
+    for g in level.goal_cells() {
+        sink.clause(&[(!goal).into(), boxes[k][g]]);
+    }
+    for (t, row) in boxes.iter().enumerate().take(k + 1) {
+        for (x, &b) in row.iter().enumerate() {
+            if b.lit().is_some() && pushes_to_goal[x] as usize > k - t {
+                sink.clause(&[(!goal).into(), !b]);
+            }
+        }
+    }
+}
+
+/// Names the variables of a per-step, per-cell table: `label rRcC tT`.
+pub(crate) fn name_cells(
+    names: &mut Vec<(u32, String)>,
+    level: &Level,
+    label: &str,
+    table: &[Vec<Term>],
+) {
+    for (t, row) in table.iter().enumerate() {
+        for (c, term) in row.iter().enumerate() {
+            if let Some(l) = term.lit() {
+                names.push((l.var(), format!("{label} {} t{t}", level.cell_name(c))));
+            }
+        }
     }
 }
 

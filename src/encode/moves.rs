@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::{Decoded, Encoding, EncodingKind};
+use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells};
 use crate::analysis::{Analysis, UNREACHABLE};
 use crate::level::{Cell, Direction, Level};
 use crate::plan::{Move, Plan};
@@ -360,18 +360,14 @@ impl Encoding for MovesEncoding {
         }
         assert!(k <= self.steps(), "goal asked beyond the encoded steps");
         let goal = sink.new_var();
-        for g in self.level.goal_cells() {
-            sink.clause(&[(!goal).into(), self.boxes[k][g]]);
-        }
-        // Under goal(k), a box at x at step t must still reach a goal in k - t moves.
-        for t in 0..=k {
-            for x in 0..self.level.cell_count() {
-                let b = self.boxes[t][x];
-                if b.lit().is_some() && self.pushes_to_goal[x] as usize > k - t {
-                    sink.clause(&[(!goal).into(), !b]);
-                }
-            }
-        }
+        add_goal_clauses(
+            sink,
+            goal,
+            &self.level,
+            &self.boxes,
+            &self.pushes_to_goal,
+            k,
+        );
         self.goals.insert(k, goal);
         goal
     }
@@ -403,20 +399,8 @@ impl Encoding for MovesEncoding {
     fn variable_names(&self) -> Vec<(u32, String)> {
         let mut names = Vec::new();
         let level = &self.level;
-        for (t, row) in self.player.iter().enumerate() {
-            for (c, term) in row.iter().enumerate() {
-                if let Some(l) = term.lit() {
-                    names.push((l.var(), format!("player_at {} t{t}", level.cell_name(c))));
-                }
-            }
-        }
-        for (t, row) in self.boxes.iter().enumerate() {
-            for (c, term) in row.iter().enumerate() {
-                if let Some(l) = term.lit() {
-                    names.push((l.var(), format!("box_at {} t{t}", level.cell_name(c))));
-                }
-            }
-        }
+        name_cells(&mut names, level, "player_at", &self.player);
+        name_cells(&mut names, level, "box_at", &self.boxes);
         for (label, table) in [("move", &self.moves), ("push", &self.pushes)] {
             for (t, row) in table.iter().enumerate() {
                 for (c, dirs) in row.iter().enumerate() {

@@ -15,8 +15,8 @@
 
 use std::collections::HashMap;
 
-use super::potential::Potential;
-use super::{Decoded, Encoding, EncodingKind};
+use super::potential::{POTENTIAL_SLACK, Potential, initial_potential, potential_delta};
+use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells};
 use crate::analysis::{Analysis, UNREACHABLE, push_distances_from};
 use crate::level::{Cell, Direction, Level};
 use crate::pathfind::{plan_from_pushes, reachable};
@@ -63,23 +63,6 @@ pub struct PushesEncoding {
     cuts: Vec<Cut>,
     potential: Potential,
     goals: HashMap<usize, Lit>,
-}
-
-/// How far above its start the potential is tracked exactly.
-const POTENTIAL_SLACK: usize = 20;
-
-/// The change of the potential when the box at `from` is pushed to `to`.
-pub(crate) fn potential_delta(pushes_to_goal: &[u32], from: Cell, to: Cell) -> i64 {
-    pushes_to_goal[to] as i64 - pushes_to_goal[from] as i64
-}
-
-/// The potential at the start: the boxes' push distances to their nearest goals.
-pub(crate) fn initial_potential(level: &Level, analysis: &Analysis) -> usize {
-    level
-        .box_cells()
-        .filter(|&b| analysis.region[b] && analysis.pushes_to_goal[b] != UNREACHABLE)
-        .map(|b| analysis.pushes_to_goal[b] as usize)
-        .sum()
 }
 
 impl PushesEncoding {
@@ -339,18 +322,14 @@ impl Encoding for PushesEncoding {
         }
         assert!(k <= self.steps(), "goal asked beyond the encoded steps");
         let goal = sink.new_var();
-        for g in self.level.goal_cells() {
-            sink.clause(&[(!goal).into(), self.boxes[k][g]]);
-        }
-        // Under goal(k), a box at x at step t must still reach a goal in k - t pushes.
-        for t in 0..=k {
-            for x in 0..self.level.cell_count() {
-                let b = self.boxes[t][x];
-                if b.lit().is_some() && self.pushes_to_goal[x] as usize > k - t {
-                    sink.clause(&[(!goal).into(), !b]);
-                }
-            }
-        }
+        add_goal_clauses(
+            sink,
+            goal,
+            &self.level,
+            &self.boxes,
+            &self.pushes_to_goal,
+            k,
+        );
         self.potential.bound(sink, goal, k);
         self.goals.insert(k, goal);
         goal
@@ -422,19 +401,9 @@ impl Encoding for PushesEncoding {
     fn variable_names(&self) -> Vec<(u32, String)> {
         let level = &self.level;
         let mut names = Vec::new();
-        for (label, table) in [
-            ("box_at", &self.boxes),
-            ("player_at", &self.player),
-            ("reach", &self.reach_last),
-        ] {
-            for (t, row) in table.iter().enumerate() {
-                for (c, term) in row.iter().enumerate() {
-                    if let Some(l) = term.lit() {
-                        names.push((l.var(), format!("{label} {} t{t}", level.cell_name(c))));
-                    }
-                }
-            }
-        }
+        name_cells(&mut names, level, "box_at", &self.boxes);
+        name_cells(&mut names, level, "player_at", &self.player);
+        name_cells(&mut names, level, "reach", &self.reach_last);
         for (t, row) in self.pushes.iter().enumerate() {
             for (c, dirs) in row.iter().enumerate() {
                 for d in Direction::ALL {

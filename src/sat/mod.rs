@@ -238,3 +238,26 @@ impl SolverChoice {
         }
     }
 }
+
+/// Checks every backend must pass (shared by the backends' tests).
+#[cfg(test)]
+pub(crate) mod conformance {
+    use super::{SatBackend, SolveResult};
+
+    /// Clauses added between solves stay, assumptions do not, and an UNSAT answer says
+    /// whether the assumptions took part.
+    pub fn incremental_assumptions(s: &mut dyn SatBackend) {
+        let a = s.new_var();
+        let b = s.new_var();
+        s.add_clause(&[a, b]);
+        s.add_clause(&[!a, b]);
+        assert_eq!(s.solve(&[]), SolveResult::Sat);
+        assert!(s.value(b));
+        assert_eq!(s.solve(&[!b]), SolveResult::Unsat);
+        assert!(s.assumptions_used());
+        assert_eq!(s.solve(&[]), SolveResult::Sat);
+        s.add_clause(&[!b]);
+        assert_eq!(s.solve(&[a]), SolveResult::Unsat);
+        assert!(!s.assumptions_used());
+    }
+}

@@ -104,17 +104,6 @@ mod tests {
 
     #[test]
     fn solves_under_assumptions() {
-        let mut s = VarisatBackend::new();
-        let a = s.new_var();
-        let b = s.new_var();
-        s.add_clause(&[a, b]);
-        s.add_clause(&[!a, b]);
-        assert_eq!(s.solve(&[]), SolveResult::Sat);
-        assert!(s.value(b));
-        assert_eq!(s.solve(&[!b]), SolveResult::Unsat);
-        assert!(s.assumptions_used());
-        s.add_clause(&[!b]);
-        assert_eq!(s.solve(&[a]), SolveResult::Unsat);
-        assert!(!s.assumptions_used());
+        crate::sat::conformance::incremental_assumptions(&mut VarisatBackend::new());
     }
 }
