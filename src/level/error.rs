@@ -77,7 +77,10 @@ impl fmt::Display for LevelErrorKind {
                 )
             }
             LevelErrorKind::CountTooLarge => write!(f, "run-length count is too large"),
-            LevelErrorKind::NoPlayer => write!(f, "the level has no player (@ or +)"),
+            LevelErrorKind::NoPlayer => write!(
+                f,
+                "the level has no player (@ + & in XSB, 17 27 37 in a numeric grid)"
+            ),
             LevelErrorKind::SecondPlayer {
                 first_line,
                 first_column,
@@ -86,7 +89,10 @@ impl fmt::Display for LevelErrorKind {
                 "a second player; the first is at line {first_line}, column {first_column} \
                  (a level has exactly one)"
             ),
-            LevelErrorKind::NoBox => write!(f, "the level has no box ($, * or =)"),
+            LevelErrorKind::NoBox => write!(
+                f,
+                "the level has no box ($ * = in XSB, 15 25 35 in a numeric grid)"
+            ),
             LevelErrorKind::BoxGoalMismatch { boxes, goals } => write!(
                 f,
                 "the level has {boxes} box(es) but {goals} goal(s); they must be equal"
