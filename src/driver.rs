@@ -333,7 +333,10 @@ pub fn sweep(
         while enc.steps() < k {
             enc.add_step(backend.as_mut());
         }
-        let (result, cuts) = if analysis.unsolvable.is_some() {
+        let wrong_parity =
+            encoding != EncodingKind::Moves && analysis.push_parity.is_some_and(|p| k % 2 != p);
+        let (result, cuts) = if analysis.unsolvable.is_some() || wrong_parity {
+            // Refuted without the solver: by static analysis, or by the push parity.
             (SolveResult::Unsat, 0)
         } else {
             match solve_bound(level, enc.as_mut(), backend.as_mut(), k)? {

@@ -94,6 +94,8 @@ pub struct LevelReport {
     pub variables: Option<u64>,
     /// Clauses at the final k.
     pub clauses: Option<u64>,
+    /// Cut clauses the lazy pushes encoding added (its refinement rounds).
+    pub cuts: Option<usize>,
     /// An explanation (errors, unsolvability reasons).
     pub message: Option<String>,
 }
@@ -116,6 +118,7 @@ impl LevelReport {
             seconds: 0.0,
             variables: None,
             clauses: None,
+            cuts: None,
             message: None,
         }
     }
@@ -135,6 +138,7 @@ impl LevelReport {
         r.variables = Some(o.variables);
         r.clauses = Some(o.clauses);
         r.message = o.note.clone();
+        r.cuts = (o.encoding == crate::encode::EncodingKind::Pushes).then_some(o.refinements);
         match &o.verdict {
             Verdict::Solved { plan, k, optimal } => {
                 r.solution = Some(plan.lurd());
@@ -148,7 +152,9 @@ impl LevelReport {
                 r.k = Some(*bound);
                 r.message = Some(format!("no plan of at most {bound} steps exists"));
             }
-            Verdict::Cancelled => {}
+            Verdict::Cancelled => {
+                r.message = Some(format!("no answer within {:.1} s", r.seconds));
+            }
         }
         r
     }
@@ -189,6 +195,7 @@ impl LevelReport {
         for (key, value) in [
             ("variables", json!(self.variables)),
             ("clauses", json!(self.clauses)),
+            ("cuts", json!(self.cuts)),
             ("message", json!(self.message)),
         ] {
             if !value.is_null() {
@@ -225,6 +232,7 @@ impl LevelReport {
             seconds: v.get("seconds").and_then(Value::as_f64).unwrap_or(0.0),
             variables: u("variables"),
             clauses: u("clauses"),
+            cuts: u("cuts").map(|x| x as usize),
             message: s("message"),
         })
     }

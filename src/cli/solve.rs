@@ -132,7 +132,13 @@ fn solve_here(
     on_progress: &mut dyn FnMut(&Progress),
 ) -> LevelReport {
     let cancel = AtomicBool::new(false);
-    let backend = match args.engine.solver_choice().backend(None) {
+    // In a worker, --timeout is the limit its parent enforces; an interruptible solver
+    // stops itself there.
+    let deadline = args
+        .timeout
+        .filter(|_| args.worker)
+        .map(|t| std::time::Instant::now() + Duration::from_secs_f64(t));
+    let backend = match args.engine.solver_choice().backend(deadline) {
         Ok(b) => b,
         Err(e) => {
             let mut r =

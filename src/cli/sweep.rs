@@ -186,6 +186,7 @@ fn plot(path: &Path, title: &str, encoding: &str, rows: &[SweepRow]) -> Result<(
         .legend(|(x, y)| Cross::new((x, y), 5, RED.stroke_width(2)));
     chart
         .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK)
         .draw()

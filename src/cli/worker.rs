@@ -14,6 +14,8 @@ use crate::level::Level;
 
 /// How often the parent looks at the child and the clock.
 const POLL: Duration = Duration::from_millis(50);
+/// How long past the limit a child may take to stop by itself before it is killed.
+const GRACE: Duration = Duration::from_millis(300);
 
 /// One level to solve in a child process.
 pub struct ChildJob<'a> {
@@ -68,6 +70,9 @@ pub fn solve_in_child(job: &ChildJob, on_progress: &mut dyn FnMut(usize, u64, u6
         .args(["--max-steps", &job.max_steps.to_string()])
         .args(job.engine.to_args())
         .arg("--worker")
+        // Solvers that can be interrupted stop themselves at the limit; the kill below
+        // is for those that cannot.
+        .args(["--timeout", &limit.as_secs_f64().to_string()])
         .args(match super::input::FORMAT.get().copied().flatten() {
             Some(crate::level::Format::Numeric) => vec!["--format", "numeric"],
             Some(crate::level::Format::Xsb) => vec!["--format", "xsb"],
@@ -117,11 +122,11 @@ pub fn solve_in_child(job: &ChildJob, on_progress: &mut dyn FnMut(usize, u64, u6
             Ok(None) => {}
             Err(e) => return failure(format!("lost the worker process: {e}")),
         }
-        if start.elapsed() >= limit {
+        if start.elapsed() >= limit + GRACE {
             kill_group(&mut child);
             break true;
         }
-        std::thread::sleep(POLL.min(limit.saturating_sub(start.elapsed())));
+        std::thread::sleep(POLL.min((limit + GRACE).saturating_sub(start.elapsed())));
     };
     let stdout = out_thread.join().unwrap_or_default();
     let stderr = err_thread.join().unwrap_or_default();
