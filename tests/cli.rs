@@ -58,20 +58,20 @@ const MOVES_OR_PUSHES: Example = ("Moves or pushes", 8, 2);
 enum Encoding {
     Moves,
     Pushes,
-    PushesLayered,
+    PushesLazy,
 }
 
-use Encoding::{Moves, Pushes, PushesLayered};
+use Encoding::{Moves, Pushes, PushesLazy};
 
 impl Encoding {
-    const ALL: [Encoding; 3] = [Moves, Pushes, PushesLayered];
+    const ALL: [Encoding; 3] = [Moves, Pushes, PushesLazy];
 
     /// The name on the command line and in the output.
     fn name(self) -> &'static str {
         match self {
             Moves => "moves",
             Pushes => "pushes",
-            PushesLayered => "pushes-layered",
+            PushesLazy => "pushes-lazy",
         }
     }
 
@@ -79,7 +79,7 @@ impl Encoding {
     fn metric(self) -> &'static str {
         match self {
             Moves => "moves",
-            Pushes | PushesLayered => "pushes",
+            Pushes | PushesLazy => "pushes",
         }
     }
 }
@@ -180,7 +180,7 @@ fn check_solved_line(
             assert!(pushes >= best_pushes, "{v}");
             assert_eq!(u64_field(v, "k") as usize, moves, "{v}");
         }
-        Pushes | PushesLayered => {
+        Pushes | PushesLazy => {
             assert_eq!(pushes, best_pushes, "{v}");
             assert!(moves >= best_moves, "{v}");
             assert_eq!(u64_field(v, "k") as usize, pushes, "{v}");
@@ -284,20 +284,20 @@ fn microban_1_is_solved_push_optimally_by_default_and_verified() {
     assert_eq!(v["encoding"], "pushes", "{v}");
     assert_verifies(MICROBAN, 1, &solution);
 
-    // The layered form of the encoding finds a plan with as few pushes.
+    // The lazy form of the encoding finds a plan with as few pushes.
     let run = expect_code(
         &[
             MICROBAN,
             "--level",
             "1",
             "--encoding",
-            "pushes-layered",
+            "pushes-lazy",
             "--json",
         ],
         0,
     );
     let v = &json_lines(&run)[0];
-    let solution = check_solved_line(v, MICROBAN, 1, MICROBAN_1, PushesLayered);
+    let solution = check_solved_line(v, MICROBAN, 1, MICROBAN_1, PushesLazy);
     assert_verifies(MICROBAN, 1, &solution);
 }
 
@@ -332,18 +332,18 @@ fn json_lines_of_the_example_levels_push_optimal_by_default() {
 }
 
 #[test]
-fn pushes_layered_gives_the_same_push_counts() {
+fn pushes_lazy_gives_the_same_push_counts() {
     check_file(
         SOLVABLE,
-        &["--encoding", "pushes-layered"],
+        &["--encoding", "pushes-lazy"],
         &SOLVABLE_LEVELS,
-        PushesLayered,
+        PushesLazy,
     );
     check_file(
         SEALED,
-        &["--encoding", "pushes-layered"],
+        &["--encoding", "pushes-lazy"],
         &SEALED_LEVELS,
-        PushesLayered,
+        PushesLazy,
     );
 }
 
@@ -389,12 +389,12 @@ fn optimize_moves_and_optimize_pushes_give_different_plans() {
     for args in [
         &[MOVES_VS_PUSHES, "--json"][..],
         &[MOVES_VS_PUSHES, "--optimize", "pushes", "--json"],
-        &[MOVES_VS_PUSHES, "--encoding", "pushes-layered", "--json"],
+        &[MOVES_VS_PUSHES, "--encoding", "pushes-lazy", "--json"],
     ] {
         let run = expect_code(args, 0);
         let by_pushes = &json_lines(&run)[0];
-        let encoding = if args.contains(&"pushes-layered") {
-            PushesLayered
+        let encoding = if args.contains(&"pushes-lazy") {
+            PushesLazy
         } else {
             Pushes
         };
@@ -467,18 +467,12 @@ fn text_output_of_the_default_pushes_encoding() {
     );
     assert!(run.stdout.contains("k=4, encoding pushes,"), "{run:?}");
 
-    let run = expect_code(
-        &[SOLVABLE, "--level", "1", "--encoding", "pushes-layered"],
-        0,
-    );
+    let run = expect_code(&[SOLVABLE, "--level", "1", "--encoding", "pushes-lazy"], 0);
     assert!(
         run.stdout.contains("moves 2, pushes 1, optimal in pushes"),
         "{run:?}"
     );
-    assert!(
-        run.stdout.contains("k=1, encoding pushes-layered,"),
-        "{run:?}"
-    );
+    assert!(run.stdout.contains("k=1, encoding pushes-lazy,"), "{run:?}");
 }
 
 #[test]
@@ -584,7 +578,7 @@ fn unsolvable_levels_exit_3() {
     let flag_sets: [(&[&str], Encoding); 4] = [
         (&[], Pushes),
         (&["--encoding", "pushes"], Pushes),
-        (&["--encoding", "pushes-layered"], PushesLayered),
+        (&["--encoding", "pushes-lazy"], PushesLazy),
         (&["--optimize", "moves"], Moves),
     ];
     for (flags, encoding) in flag_sets {
@@ -669,7 +663,7 @@ fn too_small_max_steps_is_no_plan_in_moves() {
 fn too_small_max_steps_is_no_plan_in_pushes() {
     // `--max-steps` counts pushes: Microban 1 needs 8 (and 33 moves). Bounds up to 7 are
     // refuted, with either form of the pushes encoding.
-    for encoding in ["pushes", "pushes-layered"] {
+    for encoding in ["pushes", "pushes-lazy"] {
         let run = expect_code(
             &[
                 MICROBAN,
@@ -806,13 +800,13 @@ fn timeout_leaves_quick_levels_alone() {
             "--timeout",
             "30",
             "--encoding",
-            "pushes-layered",
+            "pushes-lazy",
             "--json",
         ],
         0,
     );
     let v = &json_lines(&run)[0];
-    check_solved_line(v, MOVES_VS_PUSHES, 1, MOVES_OR_PUSHES, PushesLayered);
+    check_solved_line(v, MOVES_VS_PUSHES, 1, MOVES_OR_PUSHES, PushesLazy);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1005,7 +999,7 @@ fn usage_errors_exit_2() {
         &[
             SOLVABLE,
             "--encoding",
-            "pushes-layered",
+            "pushes-lazy",
             "--optimize",
             "pushes",
         ],

@@ -67,6 +67,26 @@ fn encode_names_variables_and_writes_batches() {
         vars
     );
 
+    // pushes-lazy is written in the self-contained layered form, `pushes`.
+    for encoding in ["pushes", "pushes-lazy"] {
+        let out = satsoko(&[
+            "encode",
+            &file,
+            "--level",
+            "1",
+            "--steps",
+            "2",
+            "--encoding",
+            encoding,
+        ]);
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("c encoding pushes: see encodings/pushes.md"),
+            "{encoding}"
+        );
+    }
+
     let batch = dir.path().join("batch");
     let out = satsoko(&[
         "encode",

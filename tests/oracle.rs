@@ -118,33 +118,33 @@ fn moves_encoding_agrees_on_none_within_a_small_bound() {
 }
 
 #[test]
+fn lazy_pushes_encoding_matches_push_bfs() {
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 15,
+        ice_percent: 0,
+    };
+    check_encoding(EncodingKind::PushesLazy, 4, 300, 12, opts);
+}
+
+#[test]
+fn lazy_pushes_encoding_agrees_on_none_within_a_small_bound() {
+    let opts = GenOptions {
+        max_boxes: 2,
+        wall_percent: 20,
+        ice_percent: 0,
+    };
+    check_encoding(EncodingKind::PushesLazy, 5, 200, 3, opts);
+}
+
+#[test]
 fn pushes_encoding_matches_push_bfs() {
     let opts = GenOptions {
         max_boxes: 3,
         wall_percent: 15,
         ice_percent: 0,
     };
-    check_encoding(EncodingKind::Pushes, 4, 300, 12, opts);
-}
-
-#[test]
-fn pushes_encoding_agrees_on_none_within_a_small_bound() {
-    let opts = GenOptions {
-        max_boxes: 2,
-        wall_percent: 20,
-        ice_percent: 0,
-    };
-    check_encoding(EncodingKind::Pushes, 5, 200, 3, opts);
-}
-
-#[test]
-fn layered_pushes_encoding_matches_push_bfs() {
-    let opts = GenOptions {
-        max_boxes: 3,
-        wall_percent: 15,
-        ice_percent: 0,
-    };
-    check_encoding(EncodingKind::PushesLayered, 6, 200, 12, opts);
+    check_encoding(EncodingKind::Pushes, 6, 200, 12, opts);
 }
 
 #[test]
@@ -165,4 +165,14 @@ fn moves_encoding_agrees_on_none_within_a_small_bound_on_ice() {
         ice_percent: 50,
     };
     check_encoding(EncodingKind::Moves, 8, 150, 6, opts);
+}
+
+#[test]
+fn pushes_encoding_agrees_on_none_within_a_small_bound() {
+    let opts = GenOptions {
+        max_boxes: 2,
+        wall_percent: 20,
+        ice_percent: 0,
+    };
+    check_encoding(EncodingKind::Pushes, 9, 200, 3, opts);
 }

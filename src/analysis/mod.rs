@@ -10,7 +10,10 @@ mod freeze;
 mod region;
 
 pub use bound::matching_push_bound;
-pub use distance::{UNREACHABLE, push_distances_from, push_distances_to_goals, walk_distances};
+pub use distance::{
+    UNREACHABLE, push_distances_from, push_distances_to_goals, push_distances_to_goals_walking,
+    walk_distances,
+};
 pub use freeze::freeze_blocks;
 pub use region::player_region;
 
@@ -64,7 +67,7 @@ impl Analysis {
                 .map(|c| if region[c] { 0 } else { UNREACHABLE })
                 .collect()
         } else {
-            push_distances_to_goals(level)
+            push_distances_to_goals_walking(level, &region)
         };
         let live: Vec<bool> = (0..n)
             .map(|c| region[c] && pushes_to_goal[c] != UNREACHABLE)

@@ -89,7 +89,7 @@ pub struct EncodeArgs {
     /// range A..B with --out-dir (one file per bound).
     #[arg(long, value_name = "K|A..B", required_unless_present = "dimspec")]
     pub steps: Option<StepRange>,
-    /// The CNF encoding (`pushes` is written in its self-contained layered form).
+    /// The CNF encoding (`pushes-lazy` is written in its self-contained layered form).
     #[arg(long, default_value = "pushes", value_name = "NAME")]
     pub encoding: EncodingKind,
     /// Output file (default: standard output).
@@ -240,7 +240,7 @@ impl std::str::FromStr for LevelSelection {
 /// How to solve: the encoding and the SAT solver.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// The CNF encoding: pushes (default), pushes-layered or moves (see encodings/).
+    /// The CNF encoding: pushes (default), pushes-lazy or moves (see encodings/).
     #[arg(long, value_name = "NAME")]
     pub encoding: Option<EncodingKind>,
     /// The metric to minimise: pushes (the pushes encoding) or moves (the moves encoding).

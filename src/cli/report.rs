@@ -138,7 +138,7 @@ impl LevelReport {
         r.variables = Some(o.variables);
         r.clauses = Some(o.clauses);
         r.message = o.note.clone();
-        r.cuts = (o.encoding == crate::encode::EncodingKind::Pushes).then_some(o.refinements);
+        r.cuts = (o.encoding == crate::encode::EncodingKind::PushesLazy).then_some(o.refinements);
         match &o.verdict {
             Verdict::Solved { plan, k, optimal } => {
                 r.solution = Some(plan.lurd());

@@ -21,11 +21,12 @@ use crate::sat::{ClauseSink, Lit, Term};
 pub enum EncodingKind {
     /// One player move per step (move-optimal).
     Moves,
-    /// One push per step, reachability by lazy cuts (push-optimal; the default).
+    /// One push per step, reachability by breadth-first layers inside each step
+    /// (push-optimal; the default: it solves the most levels by measurement).
     Pushes,
-    /// One push per step, reachability by breadth-first layers (push-optimal; its
-    /// DIMACS is complete without refinement).
-    PushesLayered,
+    /// One push per step, reachability by lazy cuts added when a model's walk is
+    /// impossible (push-optimal; smaller formulas, faster on easy levels).
+    PushesLazy,
 }
 
 impl EncodingKind {
@@ -33,7 +34,7 @@ impl EncodingKind {
     pub const ALL: [EncodingKind; 3] = [
         EncodingKind::Moves,
         EncodingKind::Pushes,
-        EncodingKind::PushesLayered,
+        EncodingKind::PushesLazy,
     ];
 
     /// The name used on the command line and in output.
@@ -41,7 +42,7 @@ impl EncodingKind {
         match self {
             EncodingKind::Moves => "moves",
             EncodingKind::Pushes => "pushes",
-            EncodingKind::PushesLayered => "pushes-layered",
+            EncodingKind::PushesLazy => "pushes-lazy",
         }
     }
 
@@ -49,15 +50,15 @@ impl EncodingKind {
     pub fn document(self) -> &'static str {
         match self {
             EncodingKind::Moves => "encodings/moves.md",
-            EncodingKind::Pushes | EncodingKind::PushesLayered => "encodings/pushes.md",
+            EncodingKind::Pushes | EncodingKind::PushesLazy => "encodings/pushes.md",
         }
     }
 
     /// The encoding to write as a self-contained CNF: lazy reachability needs the solver
-    /// loop, so a DIMACS file of `pushes` uses the layered form.
+    /// loop, so a DIMACS file of `pushes-lazy` uses the layered form (`pushes`).
     pub fn for_export(self) -> EncodingKind {
         match self {
-            EncodingKind::Pushes => EncodingKind::PushesLayered,
+            EncodingKind::PushesLazy => EncodingKind::Pushes,
             other => other,
         }
     }
@@ -66,7 +67,7 @@ impl EncodingKind {
     pub fn metric(self) -> &'static str {
         match self {
             EncodingKind::Moves => "moves",
-            EncodingKind::Pushes | EncodingKind::PushesLayered => "pushes",
+            EncodingKind::Pushes | EncodingKind::PushesLazy => "pushes",
         }
     }
 
@@ -80,7 +81,7 @@ impl EncodingKind {
     pub fn lower_bound(self, analysis: &Analysis) -> usize {
         match self {
             EncodingKind::Moves => analysis.move_lower_bound,
-            EncodingKind::Pushes | EncodingKind::PushesLayered => analysis.push_lower_bound,
+            EncodingKind::Pushes | EncodingKind::PushesLazy => analysis.push_lower_bound,
         }
     }
 
@@ -99,12 +100,12 @@ impl EncodingKind {
             EncodingKind::Pushes => Box::new(pushes::PushesEncoding::new(
                 level,
                 analysis,
-                pushes::Reach::Lazy,
+                pushes::Reach::Layered,
             )),
-            EncodingKind::PushesLayered => Box::new(pushes::PushesEncoding::new(
+            EncodingKind::PushesLazy => Box::new(pushes::PushesEncoding::new(
                 level,
                 analysis,
-                pushes::Reach::Layered,
+                pushes::Reach::Lazy,
             )),
         }
     }
@@ -119,10 +120,13 @@ impl fmt::Display for EncodingKind {
 impl FromStr for EncodingKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
+        if s == "pushes-layered" {
+            return Ok(EncodingKind::Pushes); // the earlier name of the layered form
+        }
         EncodingKind::ALL
             .into_iter()
             .find(|e| e.name() == s)
-            .ok_or_else(|| format!("unknown encoding {s:?}"))
+            .ok_or_else(|| format!("unknown encoding {s:?}: use moves, pushes or pushes-lazy"))
     }
 }
 

@@ -5,11 +5,11 @@
 //! player stands on when step t begins (the start, or the cell the last push vacated).
 //! Action: `push(c, d, t)`, the box at c goes to c+d, the player standing at c-d.
 //! Whether the player can walk to c-d is the reachability part, in one of two forms:
-//! - lazy (`pushes`): left out at first; a model whose walk is impossible yields a cut
-//!   clause (the boxes that wall the player in) that holds at every step, and the solver
-//!   is asked again;
-//! - layered (`pushes-layered`): breadth-first layers `reach(c, t, i)` inside each step,
-//!   complete and sound on its own, so its DIMACS needs no refinement.
+//! - layered (`pushes`, the default): breadth-first layers `reach(c, t, i)` inside each
+//!   step, complete and sound on its own, so its DIMACS needs no refinement;
+//! - lazy (`pushes-lazy`): left out at first; a model whose walk is impossible yields a
+//!   cut clause (the boxes that wall the player in) that holds at every step, and the
+//!   solver is asked again.
 //!
 //! See `encodings/pushes.md`.
 
@@ -174,8 +174,8 @@ impl PushesEncoding {
 impl Encoding for PushesEncoding {
     fn kind(&self) -> EncodingKind {
         match self.reach {
-            Reach::Lazy => EncodingKind::Pushes,
-            Reach::Layered => EncodingKind::PushesLayered,
+            Reach::Lazy => EncodingKind::PushesLazy,
+            Reach::Layered => EncodingKind::Pushes,
         }
     }
 
