@@ -82,64 +82,6 @@ pub fn push_distances_to_goals(level: &Level) -> Vec<u32> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::level::parse_xsb;
-
-    #[test]
-    fn walking_round_the_box_is_never_cheaper() {
-        // In the corridor the box can be pushed left only; the goal is to its right.
-        let l = parse_xsb("t", "########\n#  $@ .#\n########\n").unwrap().remove(0);
-        let region = crate::analysis::player_region(&l);
-        let plain = push_distances_to_goals(&l);
-        let walking = push_distances_to_goals_walking(&l, &region);
-        let b = l.box_cells().next().unwrap();
-        assert_eq!((plain[b], walking[b]), (3, 3)); // from the left side
-        for c in 0..l.cell_count() {
-            assert!(walking[c] >= plain[c] || plain[c] == UNREACHABLE);
-        }
-        // In an open room they agree.
-        let l = parse_xsb("t", "#######\n#     #\n# $@ .#\n#     #\n#######\n").unwrap().remove(0);
-        let region = crate::analysis::player_region(&l);
-        let b = l.box_cells().next().unwrap();
-        assert_eq!(push_distances_to_goals_walking(&l, &region)[b], 3);
-    }
-
-    #[test]
-    fn walking_distances_are_stronger_somewhere_in_microban() {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb")).unwrap();
-        let (mut stronger, mut cells, mut dead) = (0, 0, 0);
-        for l in parse_xsb("microban", &text).unwrap() {
-            let region = crate::analysis::player_region(&l);
-            let plain = push_distances_to_goals(&l);
-            let walking = push_distances_to_goals_walking(&l, &region);
-            for c in (0..l.cell_count()).filter(|&c| region[c]) {
-                assert!(walking[c] >= plain[c], "level {} cell {c}", l.number);
-                cells += 1;
-                stronger += (walking[c] > plain[c]) as usize;
-                dead += (walking[c] == UNREACHABLE && plain[c] != UNREACHABLE) as usize;
-            }
-        }
-        eprintln!("{stronger} of {cells} cells have a larger distance, {dead} more dead");
-    }
-
-    #[test]
-    fn corner_is_dead_and_corridor_is_counted() {
-        let l = parse_xsb("t", "######\n#@$ .#\n#    #\n######\n")
-            .unwrap()
-            .remove(0);
-        let to_goal = push_distances_to_goals(&l);
-        // Board rows and columns, counted from the top-left wall.
-        let cell = |r: usize, c: usize| (r + 1) * l.width() + c + 1;
-        assert_eq!(to_goal[cell(1, 2)], 2);
-        assert_eq!(to_goal[cell(1, 4)], 0);
-        assert_eq!(to_goal[cell(2, 1)], UNREACHABLE); // bottom-left corner
-        assert_eq!(walk_distances(&l, l.player())[cell(2, 4)], 4);
-        assert_eq!(push_distances_from(&l, [cell(1, 2)])[cell(1, 4)], 2);
-    }
-}
-
 /// Pushes a lone box at each cell needs to reach the nearest goal when the player cannot
 /// walk through the box: to push it the other way the player must walk around it, which
 /// a box in a corridor forbids. The state is the box cell and the side of it the player
@@ -218,4 +160,68 @@ pub fn push_distances_to_goals_walking(level: &Level, region: &[bool]) -> Vec<u3
     (0..n)
         .map(|c| (0..4).map(|s| dist[c * 4 + s]).min().unwrap_or(UNREACHABLE))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::parse_xsb;
+
+    #[test]
+    fn walking_round_the_box_is_never_cheaper() {
+        // In the corridor the box can be pushed left only; the goal is to its right.
+        let l = parse_xsb("t", "########\n#  $@ .#\n########\n")
+            .unwrap()
+            .remove(0);
+        let region = crate::analysis::player_region(&l);
+        let plain = push_distances_to_goals(&l);
+        let walking = push_distances_to_goals_walking(&l, &region);
+        let b = l.box_cells().next().unwrap();
+        assert_eq!((plain[b], walking[b]), (3, 3)); // from the left side
+        for c in 0..l.cell_count() {
+            assert!(walking[c] >= plain[c] || plain[c] == UNREACHABLE);
+        }
+        // In an open room they agree.
+        let l = parse_xsb("t", "#######\n#     #\n# $@ .#\n#     #\n#######\n")
+            .unwrap()
+            .remove(0);
+        let region = crate::analysis::player_region(&l);
+        let b = l.box_cells().next().unwrap();
+        assert_eq!(push_distances_to_goals_walking(&l, &region)[b], 3);
+    }
+
+    #[test]
+    fn walking_distances_are_stronger_somewhere_in_microban() {
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
+                .unwrap();
+        let (mut stronger, mut cells, mut dead) = (0, 0, 0);
+        for l in parse_xsb("microban", &text).unwrap() {
+            let region = crate::analysis::player_region(&l);
+            let plain = push_distances_to_goals(&l);
+            let walking = push_distances_to_goals_walking(&l, &region);
+            for c in (0..l.cell_count()).filter(|&c| region[c]) {
+                assert!(walking[c] >= plain[c], "level {} cell {c}", l.number);
+                cells += 1;
+                stronger += (walking[c] > plain[c]) as usize;
+                dead += (walking[c] == UNREACHABLE && plain[c] != UNREACHABLE) as usize;
+            }
+        }
+        eprintln!("{stronger} of {cells} cells have a larger distance, {dead} more dead");
+    }
+
+    #[test]
+    fn corner_is_dead_and_corridor_is_counted() {
+        let l = parse_xsb("t", "######\n#@$ .#\n#    #\n######\n")
+            .unwrap()
+            .remove(0);
+        let to_goal = push_distances_to_goals(&l);
+        // Board rows and columns, counted from the top-left wall.
+        let cell = |r: usize, c: usize| (r + 1) * l.width() + c + 1;
+        assert_eq!(to_goal[cell(1, 2)], 2);
+        assert_eq!(to_goal[cell(1, 4)], 0);
+        assert_eq!(to_goal[cell(2, 1)], UNREACHABLE); // bottom-left corner
+        assert_eq!(walk_distances(&l, l.player())[cell(2, 4)], 4);
+        assert_eq!(push_distances_from(&l, [cell(1, 2)])[cell(1, 4)], 2);
+    }
 }
