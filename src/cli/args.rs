@@ -299,8 +299,9 @@ pub struct SolveArgs {
     /// Levels to solve: N, A-B or a list like 1,4-6 (default: all).
     #[arg(long, value_name = "N|A-B")]
     pub level: Option<LevelSelection>,
-    /// Wall-clock limit per level in seconds; the level runs in a child process that is
-    /// killed at the limit and reported as timeout.
+    /// Wall-clock limit per level in seconds; the level runs in a child process that
+    /// stops at the limit (CaDiCaL stops itself; others are killed 0.3 s later) and is
+    /// reported as timeout.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<f64>,
     /// One JSON object per level per line instead of text.

@@ -2,10 +2,13 @@
 //! R(t) = Σ_x pushes_to_goal(x) · box_at(x, t), kept as unary lower-bound literals
 //! `at_least(t, j)` ⇔ "R(t) ≥ j is known".
 //!
-//! Each push changes R by the distance difference Δ of the box's two cells, and Δ ≥ −1,
-//! so a plan that reaches the goal at k needs R(t) ≤ k − t at every step. Asking the goal
-//! at k forbids `at_least(t, k − t + 1)`. Only implications that make `at_least` true are
-//! added, so any real plan satisfies them with `at_least(t, j)` = [R(t) ≥ j].
+//! Each push changes R by exactly the distance difference Δ of the box's two cells, so
+//! the unary literals can follow R from step to step. Each box still needs at least its
+//! distance in pushes (the distances are lower bounds for a lone box, and other boxes only
+//! get in the way), so R(t) is a lower bound on the pushes left, and a plan that reaches
+//! the goal at k needs R(t) ≤ k − t at every step: asking the goal at k forbids
+//! `at_least(t, k − t + 1)`. Only implications that make `at_least` true are added, so
+//! any real plan satisfies them with `at_least(t, j)` = [R(t) ≥ j].
 
 use std::collections::BTreeMap;
 
