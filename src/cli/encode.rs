@@ -26,23 +26,24 @@ fn header(file: &str, level: &Level, kind: EncodingKind, k: usize) -> Vec<String
     ]
 }
 
+/// Reads level `number` of `file` and checks that `encoding` can express it; on failure
+/// the reason is printed and `None` returned.
+fn load(file: &std::path::Path, number: usize, encoding: EncodingKind) -> Option<Level> {
+    let level = read_level(file, number)
+        .map_err(|e| eprintln!("error: {e}"))
+        .ok()?;
+    if let Err(e) = crate::driver::check_supported(&level, encoding) {
+        eprintln!("error: {}: level {}: {e}", file.display(), level.number);
+        return None;
+    }
+    Some(level)
+}
+
 /// Runs `encode` and returns the exit code.
 pub fn run_encode(args: &EncodeArgs) -> i32 {
-    let level = match read_level(&args.file, args.level) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_INPUT;
-        }
-    };
-    if let Err(e) = crate::driver::check_supported(&level, args.encoding) {
-        eprintln!(
-            "error: {}: level {}: {e}",
-            args.file.display(),
-            level.number
-        );
+    let Some(level) = load(&args.file, args.level, args.encoding) else {
         return EXIT_INPUT;
-    }
+    };
     let file = args.file.display().to_string();
     let write = |path: Option<&std::path::Path>, text: String| -> Result<(), String> {
         match path {
@@ -106,21 +107,9 @@ pub fn run_encode(args: &EncodeArgs) -> i32 {
 
 /// Runs `decode` and returns the exit code.
 pub fn run_decode(args: &DecodeArgs) -> i32 {
-    let level = match read_level(&args.file, args.level) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_INPUT;
-        }
-    };
-    if let Err(e) = crate::driver::check_supported(&level, args.encoding) {
-        eprintln!(
-            "error: {}: level {}: {e}",
-            args.file.display(),
-            level.number
-        );
+    let Some(level) = load(&args.file, args.level, args.encoding) else {
         return EXIT_INPUT;
-    }
+    };
     let mut text = String::new();
     let read = if args.model.as_os_str() == "-" {
         std::io::stdin().read_to_string(&mut text).map(|_| ())
