@@ -70,11 +70,12 @@ impl PushesEncoding {
     pub fn new(level: &Level, analysis: &Analysis, reach: Reach) -> PushesEncoding {
         let n = level.cell_count();
         let start_boxes: Vec<Cell> = level.box_cells().filter(|&b| analysis.region[b]).collect();
-        let layers = analysis
-            .region
-            .iter()
-            .filter(|&&r| r)
-            .count()
+        // A shortest walk visits distinct free cells, and the boxes in the region always
+        // occupy as many cells as there are of them, so this many layers reach every cell
+        // the player can reach.
+        let region_cells = analysis.region.iter().filter(|&&r| r).count();
+        let layers = region_cells
+            .saturating_sub(start_boxes.len())
             .saturating_sub(1);
         PushesEncoding {
             level: level.clone(),
