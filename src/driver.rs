@@ -156,10 +156,7 @@ pub fn solve(
 
     let mut encoding = options.encoding.build(level, &analysis, backend.as_mut());
     let mut refinements = 0;
-    let parity = match options.encoding {
-        EncodingKind::Moves => None,
-        _ => analysis.push_parity,
-    };
+    let parity = options.encoding.parity(&analysis);
     for k in lower..=options.max_steps {
         if parity.is_some_and(|p| k % 2 != p) {
             continue; // no plan has this many pushes (see Analysis::push_parity)
@@ -333,8 +330,7 @@ pub fn sweep(
         while enc.steps() < k {
             enc.add_step(backend.as_mut());
         }
-        let wrong_parity =
-            encoding != EncodingKind::Moves && analysis.push_parity.is_some_and(|p| k % 2 != p);
+        let wrong_parity = encoding.parity(&analysis).is_some_and(|p| k % 2 != p);
         let (result, cuts) = if analysis.unsolvable.is_some() || wrong_parity {
             // Refuted without the solver: by static analysis, or by the push parity.
             (SolveResult::Unsat, 0)

@@ -1,7 +1,10 @@
 //! The research workflows: encode batches and DIMSPEC, sweeps with CSV and SVG, bench
 //! runs with CSV/JSON and comparison.
 
-use std::process::{Command, Output};
+mod common;
+
+use common::satsoko;
+use std::process::Command;
 
 const LEVELS: &str = "\
 ; a
@@ -21,13 +24,6 @@ const LEVELS: &str = "\
 #@.$#
 #####
 ";
-
-fn satsoko(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_satsoko"))
-        .args(args)
-        .output()
-        .expect("satsoko runs")
-}
 
 fn levels() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();

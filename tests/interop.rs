@@ -4,6 +4,9 @@
 //! missing solver fails the test with a message saying how to install it.
 
 use std::path::Path;
+mod common;
+
+use common::satsoko;
 use std::process::{Command, Output};
 
 const LEVELS: &str = "\
@@ -26,13 +29,6 @@ const LEVELS: &str = "\
 #.  #
 #####
 ";
-
-fn satsoko(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_satsoko"))
-        .args(args)
-        .output()
-        .expect("satsoko runs")
-}
 
 fn require(solver: &str) {
     let found = Command::new("sh")

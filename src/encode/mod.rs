@@ -85,6 +85,15 @@ impl EncodingKind {
         }
     }
 
+    /// The parity every plan's k has in this encoding, when it is fixed: a push encoding
+    /// counts pushes (see `Analysis::push_parity`); `moves` has none.
+    pub fn parity(self, analysis: &Analysis) -> Option<usize> {
+        match self {
+            EncodingKind::Moves => None,
+            EncodingKind::Pushes | EncodingKind::PushesLazy => analysis.push_parity,
+        }
+    }
+
     /// Builds the encoding for a level: the state at step 0, no transitions yet.
     pub fn build(
         self,

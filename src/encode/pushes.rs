@@ -145,7 +145,7 @@ impl PushesEncoding {
 
     /// Layered reachability for step t: reach(c, 0) is the player's cell; reach(c, i+1)
     /// needs reach of c or a neighbour at layer i, and c free of boxes.
-    fn add_layers(&mut self, t: usize, sink: &mut dyn ClauseSink) -> Vec<Term> {
+    fn add_layers(&self, t: usize, sink: &mut dyn ClauseSink) -> Vec<Term> {
         let n = self.level.cell_count();
         let mut layer: Vec<Term> = self.player[t].clone();
         for _ in 0..self.layers {
@@ -187,7 +187,7 @@ impl Encoding for PushesEncoding {
     fn add_step(&mut self, sink: &mut dyn ClauseSink) {
         let t = self.steps();
         let n = self.level.cell_count();
-        let level = self.level.clone();
+        let level = &self.level;
 
         let next_boxes: Vec<Term> = (0..n)
             .map(|c| {

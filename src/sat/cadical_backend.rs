@@ -79,12 +79,7 @@ impl SatBackend for CadicalBackend {
     }
 
     fn stats(&self) -> SolverStats {
-        SolverStats {
-            variables: self.counter.variables as u64,
-            clauses: self.counter.clauses,
-            conflicts: None,
-            decisions: None,
-        }
+        self.counter.stats()
     }
 }
 

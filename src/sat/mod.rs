@@ -192,6 +192,16 @@ pub struct Counter {
 }
 
 impl Counter {
+    /// The counts as solver statistics (for backends that report nothing more).
+    pub fn stats(&self) -> SolverStats {
+        SolverStats {
+            variables: self.variables as u64,
+            clauses: self.clauses,
+            conflicts: None,
+            decisions: None,
+        }
+    }
+
     /// Allocates the next variable.
     pub fn next_var(&mut self) -> Lit {
         self.variables += 1;

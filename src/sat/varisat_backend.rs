@@ -89,12 +89,7 @@ impl SatBackend for VarisatBackend {
     }
 
     fn stats(&self) -> SolverStats {
-        SolverStats {
-            variables: self.counter.variables as u64,
-            clauses: self.counter.clauses,
-            conflicts: None,
-            decisions: None,
-        }
+        self.counter.stats()
     }
 }
 

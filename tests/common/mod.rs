@@ -3,6 +3,16 @@
 
 #![allow(dead_code)]
 
+use std::process::{Command, Output};
+
+/// Runs the built `satsoko` binary with `args`.
+pub fn satsoko(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_satsoko"))
+        .args(args)
+        .output()
+        .expect("satsoko runs")
+}
+
 /// xorshift64*: tiny, deterministic, good enough for test data.
 pub struct Rng(u64);
 
