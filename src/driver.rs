@@ -193,9 +193,10 @@ pub fn solve(
             } => {
                 refinements += cuts;
                 if clauses_alone {
-                    // No sequence of k legal steps exists at all, so no longer plan
-                    // either, and every shorter bound was already refuted.
-                    let reason = format!("no sequence of {k} legal steps exists");
+                    // No sequence of k legal steps can begin a plan (the clauses without
+                    // the goal hold for every prefix of a shortest plan), so no longer
+                    // plan exists either, and every shorter bound was already refuted.
+                    let reason = format!("no sequence of {k} legal steps can begin a plan");
                     return Ok(finish(Verdict::Unsolvable { reason }, backend.as_ref()));
                 }
             }

@@ -176,3 +176,51 @@ fn pushes_encoding_agrees_on_none_within_a_small_bound() {
     };
     check_encoding(EncodingKind::Pushes, 9, 200, 3, opts);
 }
+
+#[test]
+fn pushes_encoding_matches_push_bfs_up_to_four_boxes() {
+    // Four boxes on small boards: crowded enough for the pair database, the dead pairs
+    // with the player on one side and the push-back rule to take part.
+    let opts = GenOptions {
+        max_boxes: 4,
+        wall_percent: 10,
+        ice_percent: 0,
+    };
+    check_encoding(EncodingKind::Pushes, 10, 150, 14, opts);
+}
+
+#[test]
+fn static_analysis_never_contradicts_the_push_bfs() {
+    // The lower bound the driver starts from (matching, pairs, parity) never exceeds the
+    // optimum, and a level analysis calls unsolvable has no solution at any depth.
+    let opts = GenOptions {
+        max_boxes: 4,
+        wall_percent: 15,
+        ice_percent: 0,
+    };
+    let mut rng = Rng::new(11);
+    let (mut bounded, mut refused, mut checked) = (0, 0, 0);
+    while checked < 400 {
+        let Some(text) = random_level(&mut rng, opts) else {
+            continue;
+        };
+        let level = parse_xsb("generated", &text).unwrap().remove(0);
+        let analysis = satsoko::analysis::Analysis::new(&level);
+        match shortest_pushes(&level, usize::MAX, STATES) {
+            SearchResult::Optimal(m) => {
+                assert!(analysis.unsolvable.is_none(), "{text}");
+                assert!(
+                    analysis.push_lower_bound <= m,
+                    "bound {} > optimum {m} on\n{text}",
+                    analysis.push_lower_bound
+                );
+                bounded += 1;
+            }
+            SearchResult::Unsolvable => refused += analysis.unsolvable.is_some() as usize,
+            _ => continue,
+        }
+        checked += 1;
+    }
+    eprintln!("{checked} levels: {bounded} solvable, {refused} refused by analysis");
+    assert!(bounded >= 100 && refused >= 20, "{bounded} / {refused}");
+}

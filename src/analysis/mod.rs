@@ -7,14 +7,17 @@
 mod bound;
 pub mod distance;
 mod freeze;
+mod pairs;
+mod patterns;
 mod region;
 
-pub use bound::matching_push_bound;
+pub use bound::{group_extra_bound, matching_push_bound};
 pub use distance::{
     UNREACHABLE, push_distances_from, push_distances_to_goals, push_distances_to_goals_walking,
     walk_distances,
 };
 pub use freeze::freeze_blocks;
+pub use pairs::{PairTable, TripleFacts};
 pub use region::player_region;
 
 use crate::level::{Cell, Direction, Level};
@@ -50,6 +53,11 @@ pub struct Analysis {
     pub unsolvable: Option<String>,
     /// Freeze-deadlock blocks: sets of box cells that must never all hold a box.
     pub freeze_blocks: Vec<Vec<Cell>>,
+    /// Pushes two boxes need to reach goals, per pair of live cells (empty on ice).
+    pub pair_table: PairTable,
+    /// Triples of live cells three boxes can never leave for goals, though no two of
+    /// them are a dead pair (empty on ice and on boards too large to search).
+    pub dead_triples: Vec<[Cell; 3]>,
 }
 
 impl Analysis {
@@ -125,12 +133,74 @@ impl Analysis {
             unsolvable =
                 Some("no assignment of boxes to distinct goals is reachable by pushes".into());
         }
+        let pair_table = if ice || unsolvable.is_some() {
+            PairTable::default()
+        } else {
+            PairTable::new(level, &region, &live)
+        };
+        // The boxes' own distances plus the extra pushes of disjoint pairs and triples
+        // of boxes is a bound too, and on crowded levels it beats the matching (whose
+        // distances ignore the player and the other boxes).
+        let triples = if ice || unsolvable.is_some() {
+            TripleFacts::default()
+        } else {
+            TripleFacts::new(level, &region, &live, &pair_table, &boxes_in_region)
+        };
+        let mut group_boxes = boxes_in_region.clone();
+        group_boxes.sort_unstable();
+        let own = |cells: &[Cell]| cells.iter().map(|&c| pushes_to_goal[c]).sum::<u32>();
+        for (i, &a) in group_boxes.iter().enumerate() {
+            for &b in &group_boxes[i + 1..] {
+                if pair_table.cost(a, b).is_none() && unsolvable.is_none() {
+                    unsolvable = Some(format!(
+                        "the boxes at {} and {} can never both reach goals",
+                        level.cell_name(a),
+                        level.cell_name(b)
+                    ));
+                }
+            }
+        }
+        for (t, cost) in &triples.of_boxes {
+            if cost.is_none() && unsolvable.is_none() {
+                unsolvable = Some(format!(
+                    "the boxes at {}, {} and {} can never all reach goals",
+                    level.cell_name(t[0]),
+                    level.cell_name(t[1]),
+                    level.cell_name(t[2])
+                ));
+            }
+        }
+        let group_extra = if unsolvable.is_some() {
+            0
+        } else {
+            let pair = |i: usize, j: usize| {
+                let (a, b) = (group_boxes[i], group_boxes[j]);
+                pair_table
+                    .cost(a, b)
+                    .map_or(0, |c| c.saturating_sub(own(&[a, b])))
+            };
+            let triple_cost: std::collections::HashMap<[Cell; 3], u32> = triples
+                .of_boxes
+                .iter()
+                .filter_map(|&(t, c)| Some((t, c?)))
+                .collect();
+            let triple = |i: usize, j: usize, k: usize| {
+                let t = [group_boxes[i], group_boxes[j], group_boxes[k]];
+                triple_cost
+                    .get(&t)
+                    .map_or(0, |&c| c.saturating_sub(own(&t)))
+            };
+            group_extra_bound(group_boxes.len(), pair, triple)
+        };
         let (move_lower_bound, push_lower_bound) = if solved || unsolvable.is_some() {
             (0, 0)
         } else if ice {
             (1, 1)
         } else {
-            let pushes = pushes.unwrap_or(0).max(1);
+            let pushes = pushes
+                .unwrap_or(0)
+                .max((own(&group_boxes) + group_extra) as usize)
+                .max(1);
             // Before its first push the player walks at least to a cell next to a box.
             let walk = boxes_in_region
                 .iter()
@@ -164,6 +234,8 @@ impl Analysis {
             push_parity,
             unsolvable,
             freeze_blocks,
+            pair_table,
+            dead_triples: triples.dead,
         }
     }
 }

@@ -123,6 +123,17 @@ impl Potential {
         self.at_least.push(next);
     }
 
+    /// The literal "R(t) ≥ j": true for j ≤ 0, `None` above the cap (not tracked).
+    pub fn at_least(&self, t: usize, j: i64) -> Option<Term> {
+        if j <= 0 {
+            Some(Term::TRUE)
+        } else if j as usize > self.cap {
+            None
+        } else {
+            self.at_least.get(t).map(|row| row[j as usize - 1])
+        }
+    }
+
     /// Under `goal`, R(t) ≤ k − t for every t ≤ k.
     pub fn bound(&self, sink: &mut dyn ClauseSink, goal: Lit, k: usize) {
         for t in 0..=k.min(self.at_least.len() - 1) {

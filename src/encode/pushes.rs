@@ -50,6 +50,15 @@ pub struct PushesEncoding {
     pushes_to_goal: Vec<u32>,
     pushes_from_start: Vec<u32>,
     freeze_blocks: Vec<Vec<Cell>>,
+    /// Pairs of cells two boxes can never leave for goals.
+    dead_pairs: Vec<(Cell, Cell)>,
+    /// Triples of cells three boxes can never leave for goals (no dead pair among them).
+    dead_triples: Vec<[Cell; 3]>,
+    /// Pairs whose two boxes need more pushes than their own distances add up to, with
+    /// the extra pushes.
+    costly_pairs: Vec<(Cell, Cell, u32)>,
+    /// Pairs that are dead when the player's region holds the given cell.
+    dead_sided: Vec<(Cell, Cell, Cell)>,
     /// Breadth-first layers per step (layered reachability).
     layers: usize,
     /// `boxes[t][c]`: a box is at c at step t.
@@ -85,6 +94,28 @@ impl PushesEncoding {
             pushes_to_goal: analysis.pushes_to_goal.clone(),
             pushes_from_start: push_distances_from(level, start_boxes),
             freeze_blocks: analysis.freeze_blocks.clone(),
+            dead_pairs: analysis
+                .pair_table
+                .pairs()
+                .filter(|(_, _, cost)| cost.is_none())
+                .map(|(a, b, _)| (a, b))
+                .collect(),
+            dead_triples: analysis.dead_triples.clone(),
+            costly_pairs: analysis
+                .pair_table
+                .pairs()
+                .filter_map(|(a, b, cost)| {
+                    let own = analysis.pushes_to_goal[a] + analysis.pushes_to_goal[b];
+                    let extra = cost?.saturating_sub(own);
+                    (extra > 0).then_some((a, b, extra))
+                })
+                .collect(),
+            dead_sided: analysis
+                .pair_table
+                .sided()
+                .filter(|s| s.3.is_none())
+                .map(|(a, b, m, _)| (a, b, m))
+                .collect(),
             layers,
             boxes: vec![
                 (0..n)
@@ -280,6 +311,12 @@ impl Encoding for PushesEncoding {
             let terms: Vec<Term> = block.iter().map(|&c| !next_boxes[c]).collect();
             sink.clause(&terms);
         }
+        for &(a, b) in &self.dead_pairs {
+            sink.clause(&[!next_boxes[a], !next_boxes[b]]);
+        }
+        for triple in &self.dead_triples {
+            sink.clause(&triple.map(|c| !next_boxes[c]));
+        }
 
         let changes: Vec<(Term, i64)> = (0..n)
             .flat_map(|c| Direction::ALL.map(|d| (c, d)))
@@ -303,6 +340,44 @@ impl Encoding for PushesEncoding {
             }
             Reach::Layered => {
                 let last = self.add_layers(t, sink);
+                // The last layer is closed: a free neighbour of a reached cell is reached.
+                // With enough layers it is then exactly the player's region, so facts
+                // about the region (below) cannot be dodged by leaving a cell unreached.
+                for c in 0..n {
+                    if last[c].is_false() {
+                        continue;
+                    }
+                    for d in Direction::ALL {
+                        let m = level.neighbor(c, d);
+                        if self.region[m] {
+                            sink.clause(&[!last[c], self.boxes[t][m], last[m]]);
+                        }
+                    }
+                }
+                // Pairs of boxes that are stuck with the player on the wrong side.
+                for &(a, b, m) in &self.dead_sided {
+                    sink.clause(&[!self.boxes[t][a], !self.boxes[t][b], !last[m]]);
+                }
+                // A push straight back, when the player could already reach the far side
+                // of the box before the first push, returns to the same state: such a
+                // pair of steps is never part of a shortest plan.
+                if t >= 1 {
+                    for (c, &reached_before) in self.reach_last[t - 1].iter().enumerate() {
+                        for d in Direction::ALL {
+                            let back = self.pushes[t][c][d.index()];
+                            if back.is_false() {
+                                continue;
+                            }
+                            // The first push took the box from c + d to c.
+                            let from = level.neighbor(c, d);
+                            let first = self.pushes[t - 1][from][d.opposite().index()];
+                            if first.is_false() {
+                                continue;
+                            }
+                            sink.clause(&[!first, !back, !reached_before]);
+                        }
+                    }
+                }
                 for c in 0..n {
                     for d in Direction::ALL {
                         let p = self.pushes[t][c][d.index()];
@@ -332,6 +407,20 @@ impl Encoding for PushesEncoding {
             k,
         );
         self.potential.bound(sink, goal, k);
+        // Under the goal a costly pair at step t leaves the rest of the potential only
+        // k − t − extra: R(t) + extra ≤ k − t.
+        for t in 0..=k {
+            for &(a, b, extra) in &self.costly_pairs {
+                let (x, y) = (self.boxes[t][a], self.boxes[t][b]);
+                if x.is_false() || y.is_false() {
+                    continue;
+                }
+                let j = k as i64 - t as i64 - extra as i64 + 1;
+                if let Some(at_least) = self.potential.at_least(t, j) {
+                    sink.clause(&[(!goal).into(), !x, !y, !at_least]);
+                }
+            }
+        }
         self.goals.insert(k, goal);
         goal
     }

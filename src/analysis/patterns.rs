@@ -1,0 +1,157 @@
+//! The search behind the pattern databases: for every placement of K boxes on live
+//! cells (every other box taken off the board) and every player cell, the fewest pushes
+//! that bring the K boxes onto K distinct goals. A backward 0-1 breadth-first search
+//! from all solved placements: walking back costs nothing, pulling a box back costs one.
+//!
+//! Why the costs bound the full game: project any solution onto K of its boxes. The
+//! other boxes vanish, which only frees cells, so every walk and every push of the K
+//! boxes stays legal, and the projection solves the K-box problem with the pushes the
+//! solution spent on those boxes. Pushes of disjoint sets of boxes are disjoint, so the
+//! costs of disjoint groups add up.
+
+use std::collections::VecDeque;
+
+use crate::level::{Cell, Direction, Level};
+
+/// Distances of the K-box searches, per (sorted box cells, player cell).
+pub(super) struct GroupSearch<const K: usize> {
+    live_cells: Vec<Cell>,
+    live_index: Vec<usize>,
+    region_index: Vec<usize>,
+    regions: usize,
+    /// `u16::MAX`: the placement can never be solved from there.
+    dist: Vec<u16>,
+}
+
+impl<const K: usize> GroupSearch<K> {
+    /// Runs the search, or returns `None` when it would have more than `max_states`
+    /// states (or there are fewer than K live cells).
+    pub(super) fn run(
+        level: &Level,
+        region: &[bool],
+        live: &[bool],
+        max_states: usize,
+    ) -> Option<GroupSearch<K>> {
+        let n = level.cell_count();
+        let live_cells: Vec<Cell> = (0..n).filter(|&c| live[c]).collect();
+        let region_cells: Vec<Cell> = (0..n).filter(|&c| region[c]).collect();
+        let states = live_cells
+            .len()
+            .checked_pow(K as u32)?
+            .checked_mul(region_cells.len())?;
+        if live_cells.len() < K || states > max_states {
+            return None;
+        }
+        let mut live_index = vec![usize::MAX; n];
+        for (i, &c) in live_cells.iter().enumerate() {
+            live_index[c] = i;
+        }
+        let mut region_index = vec![usize::MAX; n];
+        for (i, &c) in region_cells.iter().enumerate() {
+            region_index[c] = i;
+        }
+        let mut search = GroupSearch {
+            live_cells,
+            live_index,
+            region_index,
+            regions: region_cells.len(),
+            dist: vec![u16::MAX; states],
+        };
+        let goals: Vec<Cell> = level.goal_cells().filter(|&g| live[g]).collect();
+        let mut queue: VecDeque<([Cell; K], Cell, u16)> = VecDeque::new();
+        for boxes in combinations::<K>(&goals) {
+            for &p in region_cells.iter().filter(|p| !boxes.contains(p)) {
+                let s = search.index(&boxes, p);
+                search.dist[s] = 0;
+                queue.push_back((boxes, p, 0));
+            }
+        }
+        while let Some((boxes, p, c)) = queue.pop_front() {
+            if search.dist[search.index(&boxes, p)] < c {
+                continue;
+            }
+            for d in Direction::ALL {
+                // A walk back (walks are reversible).
+                let q = level.neighbor(p, d);
+                if region[q] && !boxes.contains(&q) {
+                    let s = search.index(&boxes, q);
+                    if search.dist[s] > c {
+                        search.dist[s] = c;
+                        queue.push_front((boxes, q, c));
+                    }
+                }
+                // A pull: before the push the box stood on p and the player behind it.
+                let behind = level.neighbor(p, d.opposite());
+                let Some(which) = boxes.iter().position(|&b| b == q) else {
+                    continue;
+                };
+                if !live[p] || !region[behind] || boxes.contains(&behind) {
+                    continue;
+                }
+                let mut before = boxes;
+                before[which] = p;
+                before.sort_unstable();
+                let s = search.index(&before, behind);
+                if search.dist[s] > c + 1 {
+                    search.dist[s] = c + 1;
+                    queue.push_back((before, behind, c + 1));
+                }
+            }
+        }
+        Some(search)
+    }
+
+    /// The live cells, in cell order.
+    pub(super) fn live_cells(&self) -> &[Cell] {
+        &self.live_cells
+    }
+
+    fn index(&self, boxes: &[Cell; K], player: Cell) -> usize {
+        let nl = self.live_cells.len();
+        let group = boxes.iter().fold(0, |i, &b| i * nl + self.live_index[b]);
+        group * self.regions + self.region_index[player]
+    }
+
+    /// Pushes for the boxes on `boxes` (sorted) with the player on `player`.
+    pub(super) fn cost_from(&self, boxes: &[Cell; K], player: Cell) -> Option<u32> {
+        match self.dist[self.index(boxes, player)] {
+            u16::MAX => None,
+            c => Some(c as u32),
+        }
+    }
+
+    /// Pushes for the boxes on `boxes` (sorted), the player wherever it is best.
+    pub(super) fn cost(&self, boxes: &[Cell; K]) -> Option<u32> {
+        let nl = self.live_cells.len();
+        let base = boxes.iter().fold(0, |i, &b| i * nl + self.live_index[b]) * self.regions;
+        self.dist[base..base + self.regions]
+            .iter()
+            .min()
+            .copied()
+            .filter(|&c| c != u16::MAX)
+            .map(u32::from)
+    }
+}
+
+/// Every sorted K-subset of `cells` (which is sorted).
+pub(super) fn combinations<const K: usize>(cells: &[Cell]) -> Vec<[Cell; K]> {
+    fn extend<const K: usize>(
+        cells: &[Cell],
+        from: usize,
+        chosen: &mut Vec<Cell>,
+        out: &mut Vec<[Cell; K]>,
+    ) {
+        if chosen.len() == K {
+            out.push(chosen.as_slice().try_into().expect("K cells"));
+            return;
+        }
+        for i in from..cells.len() {
+            chosen.push(cells[i]);
+            extend(cells, i + 1, chosen, out);
+            chosen.pop();
+        }
+    }
+    let mut out = Vec::new();
+    extend::<K>(cells, 0, &mut Vec::with_capacity(K), &mut out);
+    out
+}
