@@ -17,7 +17,7 @@ pub use distance::{
     walk_distances,
 };
 pub use freeze::freeze_blocks;
-pub use pairs::{PairTable, TripleFacts};
+pub use pairs::PairTable;
 pub use region::player_region;
 
 use crate::level::{Cell, Direction, Level};
@@ -141,65 +141,34 @@ impl Analysis {
         // The boxes' own distances plus the extra pushes of disjoint pairs and triples
         // of boxes is a bound too, and on crowded levels it beats the matching (whose
         // distances ignore the player and the other boxes).
-        let triples = if ice || unsolvable.is_some() {
-            TripleFacts::default()
+        let (dead_triples, group_extra) = if ice || unsolvable.is_some() {
+            (Vec::new(), 0)
         } else {
-            TripleFacts::new(level, &region, &live, &pair_table, &boxes_in_region)
-        };
-        let mut group_boxes = boxes_in_region.clone();
-        group_boxes.sort_unstable();
-        let own = |cells: &[Cell]| cells.iter().map(|&c| pushes_to_goal[c]).sum::<u32>();
-        for (i, &a) in group_boxes.iter().enumerate() {
-            for &b in &group_boxes[i + 1..] {
-                if pair_table.cost(a, b).is_none() && unsolvable.is_none() {
-                    unsolvable = Some(format!(
-                        "the boxes at {} and {} can never both reach goals",
-                        level.cell_name(a),
-                        level.cell_name(b)
-                    ));
-                }
-            }
-        }
-        for (t, cost) in &triples.of_boxes {
-            if cost.is_none() && unsolvable.is_none() {
-                unsolvable = Some(format!(
-                    "the boxes at {}, {} and {} can never all reach goals",
-                    level.cell_name(t[0]),
-                    level.cell_name(t[1]),
-                    level.cell_name(t[2])
-                ));
-            }
-        }
-        let group_extra = if unsolvable.is_some() {
-            0
-        } else {
-            let pair = |i: usize, j: usize| {
-                let (a, b) = (group_boxes[i], group_boxes[j]);
-                pair_table
-                    .cost(a, b)
-                    .map_or(0, |c| c.saturating_sub(own(&[a, b])))
-            };
-            let triple_cost: std::collections::HashMap<[Cell; 3], u32> = triples
-                .of_boxes
-                .iter()
-                .filter_map(|&(t, c)| Some((t, c?)))
-                .collect();
-            let triple = |i: usize, j: usize, k: usize| {
-                let t = [group_boxes[i], group_boxes[j], group_boxes[k]];
-                triple_cost
-                    .get(&t)
-                    .map_or(0, |&c| c.saturating_sub(own(&t)))
-            };
-            group_extra_bound(group_boxes.len(), pair, triple)
+            let (dead, initial) = pairs::triples_and_bound(
+                level,
+                &region,
+                &live,
+                &pair_table,
+                &boxes_in_region,
+                &pushes_to_goal,
+            );
+            (
+                dead,
+                initial.unwrap_or_else(|reason| {
+                    unsolvable = Some(reason);
+                    0
+                }),
+            )
         };
         let (move_lower_bound, push_lower_bound) = if solved || unsolvable.is_some() {
             (0, 0)
         } else if ice {
             (1, 1)
         } else {
+            let own_distances: u32 = boxes_in_region.iter().map(|&b| pushes_to_goal[b]).sum();
             let pushes = pushes
                 .unwrap_or(0)
-                .max((own(&group_boxes) + group_extra) as usize)
+                .max(own_distances as usize + group_extra as usize)
                 .max(1);
             // Before its first push the player walks at least to a cell next to a box.
             let walk = boxes_in_region
@@ -235,7 +204,7 @@ impl Analysis {
             unsolvable,
             freeze_blocks,
             pair_table,
-            dead_triples: triples.dead,
+            dead_triples,
         }
     }
 }

@@ -3,15 +3,13 @@
 //! boxes taken off the board and the player anywhere in its region (or on a given side);
 //! for triples, the dead ones and the costs of the initial boxes.
 //!
-//! Why it is a lower bound: project any solution onto two of its boxes. The other boxes
-//! vanish, which only frees cells, so every walk and every push of the two boxes stays
-//! legal, and the projection solves the two-box problem. So the pushes spent on those
-//! two boxes are at least the pair's cost, and the pushes spent on every other box are
-//! at least its own distance. A pair that can never reach two goals is a deadlock of the
-//! full game.
+//! Why these are lower bounds and deadlocks of the full game: see `patterns.rs`.
+
+use std::collections::HashMap;
 
 use super::UNREACHABLE;
-use super::patterns::GroupSearch;
+use super::bound::group_extra_bound;
+use super::patterns::{GroupSearch, combinations};
 use crate::level::{Cell, Direction, Level};
 
 /// More (pair, player) states than this and the table is not built (it stays empty,
@@ -29,10 +27,9 @@ pub struct PairTable {
     /// `cost[i * live.len() + j]` for i < j: pushes for boxes on live[i] and live[j],
     /// `UNREACHABLE` when no two goals can ever be reached.
     cost: Vec<u32>,
-    /// `(a, b, n, cost)`: with boxes on a and b and the player on n, a neighbour of one
-    /// of them, the pair needs `cost` pushes (`UNREACHABLE`: never), when that is more
-    /// than the pair's cost with the player anywhere.
-    sided: Vec<(Cell, Cell, Cell, u32)>,
+    /// `(a, b, m)`: boxes on a and b can never both reach goals when the player is on
+    /// m, a neighbour of one of them, though they can from elsewhere.
+    dead_sides: Vec<(Cell, Cell, Cell)>,
 }
 
 impl PairTable {
@@ -45,7 +42,7 @@ impl PairTable {
         let live_cells = search.live_cells().to_vec();
         let nl = live_cells.len();
         let mut cost = vec![UNREACHABLE; nl * nl];
-        let mut sided = Vec::new();
+        let mut dead_sides = Vec::new();
         for i in 0..nl {
             for j in i + 1..nl {
                 let (a, b) = (live_cells[i], live_cells[j]);
@@ -61,9 +58,8 @@ impl PairTable {
                 sides.sort_unstable();
                 sides.dedup();
                 for m in sides {
-                    let c = search.cost_from(&[a, b], m).unwrap_or(UNREACHABLE);
-                    if c > best {
-                        sided.push((a, b, m, c));
+                    if search.cost_from(&[a, b], m).is_none() {
+                        dead_sides.push((a, b, m));
                     }
                 }
             }
@@ -71,7 +67,7 @@ impl PairTable {
         PairTable {
             live: live_cells,
             cost,
-            sided,
+            dead_sides,
         }
     }
 
@@ -91,13 +87,18 @@ impl PairTable {
         }
     }
 
-    /// Pairs that need more pushes when the player stands on a given neighbour cell
-    /// (or anywhere connected to it with only the two boxes on the board):
-    /// `(a, b, player cell, cost)`, `None` meaning a deadlock.
-    pub fn sided(&self) -> impl Iterator<Item = (Cell, Cell, Cell, Option<u32>)> + '_ {
-        self.sided
-            .iter()
-            .map(|&(a, b, m, c)| (a, b, m, (c != UNREACHABLE).then_some(c)))
+    /// The pushes boxes on `a` and `b` need beyond their own distances
+    /// (`pushes_to_goal`); 0 for a dead pair or an unknown one.
+    pub fn extra(&self, a: Cell, b: Cell, pushes_to_goal: &[u32]) -> u32 {
+        self.cost(a, b).map_or(0, |c| {
+            c.saturating_sub(pushes_to_goal[a] + pushes_to_goal[b])
+        })
+    }
+
+    /// Pairs that are dead with the player on a given neighbour cell (or anywhere
+    /// connected to it with only the two boxes on the board): `(a, b, player cell)`.
+    pub fn dead_sides(&self) -> &[(Cell, Cell, Cell)] {
+        &self.dead_sides
     }
 
     /// Every pair of live cells with its cost (`None`: a deadlock).
@@ -112,36 +113,30 @@ impl PairTable {
     }
 }
 
-/// Triple costs of the placements that matter: the lower bound at the start, and the
-/// triples that are dead although none of their pairs is.
-#[derive(Clone, Debug, Default)]
-pub struct TripleFacts {
-    /// Sorted triples of live cells that can never all reach goals, with no dead pair.
-    pub dead: Vec<[Cell; 3]>,
-    /// The pushes each triple of the given boxes needs (`None`: dead), per sorted triple.
-    pub of_boxes: Vec<([Cell; 3], Option<u32>)>,
-}
-
-impl TripleFacts {
-    /// Searches all triples of live cells, if there are not too many.
-    pub fn new(
-        level: &Level,
-        region: &[bool],
-        live: &[bool],
-        pairs: &PairTable,
-        boxes: &[Cell],
-    ) -> TripleFacts {
-        let Some(search) = GroupSearch::<3>::run(level, region, live, MAX_TRIPLE_STATES) else {
-            return TripleFacts::default();
-        };
-        let mut boxes = boxes.to_vec();
-        boxes.sort_unstable();
-        let of_boxes = super::patterns::combinations::<3>(&boxes)
-            .into_iter()
-            .filter(|t| t.iter().all(|&c| live[c]))
-            .map(|t| (t, search.cost(&t)))
-            .collect();
-        let dead = super::patterns::combinations::<3>(search.live_cells())
+/// What the pattern databases say about the initial `boxes` (sorted, live): the extra
+/// pushes of the best packing of disjoint pairs and triples beyond the boxes' own
+/// distances, or why two or three of them can never reach goals. Also returns the dead
+/// triples of live cells that contain no dead pair (empty if the board is too large to
+/// search triples).
+pub(super) fn triples_and_bound(
+    level: &Level,
+    region: &[bool],
+    live: &[bool],
+    pairs: &PairTable,
+    boxes: &[Cell],
+    pushes_to_goal: &[u32],
+) -> (Vec<[Cell; 3]>, Result<u32, String>) {
+    let dead_pair = boxes.iter().enumerate().find_map(|(i, &a)| {
+        boxes[i + 1..]
+            .iter()
+            .find(|&&b| pairs.cost(a, b).is_none())
+            .map(|&b| (a, b))
+    });
+    let mut dead = Vec::new();
+    let mut triple_extra = HashMap::new();
+    let mut dead_triple = None;
+    if let Some(search) = GroupSearch::<3>::run(level, region, live, MAX_TRIPLE_STATES) {
+        dead = combinations::<3>(search.live_cells())
             .into_iter()
             .filter(|&[a, b, c]| {
                 pairs.cost(a, b).is_some()
@@ -150,8 +145,44 @@ impl TripleFacts {
                     && search.cost(&[a, b, c]).is_none()
             })
             .collect();
-        TripleFacts { dead, of_boxes }
+        for t in combinations::<3>(boxes) {
+            match search.cost(&t) {
+                Some(cost) => {
+                    let own: u32 = t.iter().map(|&c| pushes_to_goal[c]).sum();
+                    triple_extra.insert(t, cost.saturating_sub(own));
+                }
+                None => {
+                    dead_triple.get_or_insert(t);
+                }
+            }
+        }
     }
+    if let Some((a, b)) = dead_pair {
+        let reason = format!(
+            "the boxes at {} and {} can never both reach goals",
+            level.cell_name(a),
+            level.cell_name(b)
+        );
+        return (dead, Err(reason));
+    }
+    if let Some(t) = dead_triple {
+        let reason = format!(
+            "the boxes at {}, {} and {} can never all reach goals",
+            level.cell_name(t[0]),
+            level.cell_name(t[1]),
+            level.cell_name(t[2])
+        );
+        return (dead, Err(reason));
+    }
+    let extra = group_extra_bound(
+        boxes.len(),
+        |i, j| pairs.extra(boxes[i], boxes[j], pushes_to_goal),
+        |i, j, k| {
+            let t = [boxes[i], boxes[j], boxes[k]];
+            triple_extra.get(&t).copied().unwrap_or(0)
+        },
+    );
+    (dead, Ok(extra))
 }
 
 #[cfg(test)]

@@ -106,10 +106,15 @@ impl<const K: usize> GroupSearch<K> {
         &self.live_cells
     }
 
-    fn index(&self, boxes: &[Cell; K], player: Cell) -> usize {
+    /// Where the states of the placement `boxes` (sorted) begin in `dist`: one state
+    /// per player cell follows.
+    fn group_start(&self, boxes: &[Cell; K]) -> usize {
         let nl = self.live_cells.len();
-        let group = boxes.iter().fold(0, |i, &b| i * nl + self.live_index[b]);
-        group * self.regions + self.region_index[player]
+        boxes.iter().fold(0, |i, &b| i * nl + self.live_index[b]) * self.regions
+    }
+
+    fn index(&self, boxes: &[Cell; K], player: Cell) -> usize {
+        self.group_start(boxes) + self.region_index[player]
     }
 
     /// Pushes for the boxes on `boxes` (sorted) with the player on `player`.
@@ -122,9 +127,8 @@ impl<const K: usize> GroupSearch<K> {
 
     /// Pushes for the boxes on `boxes` (sorted), the player wherever it is best.
     pub(super) fn cost(&self, boxes: &[Cell; K]) -> Option<u32> {
-        let nl = self.live_cells.len();
-        let base = boxes.iter().fold(0, |i, &b| i * nl + self.live_index[b]) * self.regions;
-        self.dist[base..base + self.regions]
+        let start = self.group_start(boxes);
+        self.dist[start..start + self.regions]
             .iter()
             .min()
             .copied()

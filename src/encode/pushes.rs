@@ -49,16 +49,14 @@ pub struct PushesEncoding {
     live: Vec<bool>,
     pushes_to_goal: Vec<u32>,
     pushes_from_start: Vec<u32>,
-    freeze_blocks: Vec<Vec<Cell>>,
-    /// Pairs of cells two boxes can never leave for goals.
-    dead_pairs: Vec<(Cell, Cell)>,
-    /// Triples of cells three boxes can never leave for goals (no dead pair among them).
-    dead_triples: Vec<[Cell; 3]>,
+    /// Sets of cells that must never all hold boxes: freeze blocks, dead pairs and dead
+    /// triples, in that order.
+    deadlocks: Vec<Vec<Cell>>,
     /// Pairs whose two boxes need more pushes than their own distances add up to, with
     /// the extra pushes.
     costly_pairs: Vec<(Cell, Cell, u32)>,
     /// Pairs that are dead when the player's region holds the given cell.
-    dead_sided: Vec<(Cell, Cell, Cell)>,
+    dead_sides: Vec<(Cell, Cell, Cell)>,
     /// Breadth-first layers per step (layered reachability).
     layers: usize,
     /// `boxes[t][c]`: a box is at c at step t.
@@ -93,29 +91,27 @@ impl PushesEncoding {
             live: analysis.live.clone(),
             pushes_to_goal: analysis.pushes_to_goal.clone(),
             pushes_from_start: push_distances_from(level, start_boxes),
-            freeze_blocks: analysis.freeze_blocks.clone(),
-            dead_pairs: analysis
-                .pair_table
-                .pairs()
-                .filter(|(_, _, cost)| cost.is_none())
-                .map(|(a, b, _)| (a, b))
-                .collect(),
-            dead_triples: analysis.dead_triples.clone(),
+            deadlocks: {
+                let dead_pairs = analysis.pair_table.pairs().filter(|p| p.2.is_none());
+                let dead_triples = analysis.dead_triples.iter();
+                let mut sets = analysis.freeze_blocks.clone();
+                sets.extend(dead_pairs.map(|(a, b, _)| vec![a, b]));
+                sets.extend(dead_triples.map(|t| t.to_vec()));
+                sets
+            },
             costly_pairs: analysis
                 .pair_table
                 .pairs()
-                .filter_map(|(a, b, cost)| {
-                    let own = analysis.pushes_to_goal[a] + analysis.pushes_to_goal[b];
-                    let extra = cost?.saturating_sub(own);
-                    (extra > 0).then_some((a, b, extra))
+                .map(|(a, b, _)| {
+                    (
+                        a,
+                        b,
+                        analysis.pair_table.extra(a, b, &analysis.pushes_to_goal),
+                    )
                 })
+                .filter(|&(_, _, extra)| extra > 0)
                 .collect(),
-            dead_sided: analysis
-                .pair_table
-                .sided()
-                .filter(|s| s.3.is_none())
-                .map(|(a, b, m, _)| (a, b, m))
-                .collect(),
+            dead_sides: analysis.pair_table.dead_sides().to_vec(),
             layers,
             boxes: vec![
                 (0..n)
@@ -307,15 +303,9 @@ impl Encoding for PushesEncoding {
             sink.clause(&arrive);
         }
 
-        for block in &self.freeze_blocks {
-            let terms: Vec<Term> = block.iter().map(|&c| !next_boxes[c]).collect();
+        for set in &self.deadlocks {
+            let terms: Vec<Term> = set.iter().map(|&c| !next_boxes[c]).collect();
             sink.clause(&terms);
-        }
-        for &(a, b) in &self.dead_pairs {
-            sink.clause(&[!next_boxes[a], !next_boxes[b]]);
-        }
-        for triple in &self.dead_triples {
-            sink.clause(&triple.map(|c| !next_boxes[c]));
         }
 
         let changes: Vec<(Term, i64)> = (0..n)
@@ -355,7 +345,7 @@ impl Encoding for PushesEncoding {
                     }
                 }
                 // Pairs of boxes that are stuck with the player on the wrong side.
-                for &(a, b, m) in &self.dead_sided {
+                for &(a, b, m) in &self.dead_sides {
                     sink.clause(&[!self.boxes[t][a], !self.boxes[t][b], !last[m]]);
                 }
                 // A push straight back, when the player could already reach the far side
