@@ -7,14 +7,34 @@ mod common;
 use std::sync::atomic::AtomicBool;
 
 use common::{GenOptions, Rng, random_level};
-use satsoko::driver::{self, Options, Verdict};
+use satsoko::driver::{self, Options, Outcome, Verdict};
 use satsoko::encode::EncodingKind;
-use satsoko::level::parse_xsb;
+use satsoko::level::{Level, parse_xsb};
 use satsoko::sat::VarisatBackend;
 use satsoko::search::{SearchResult, shortest_moves, shortest_pushes};
 
 /// State limit of the brute-force search.
 const STATES: usize = 400_000;
+
+/// The driver on one level with the embedded solver.
+fn run_driver(
+    level: &Level,
+    encoding: EncodingKind,
+    bound: usize,
+) -> Result<Outcome, driver::SolveError> {
+    let options = Options {
+        encoding,
+        max_steps: bound,
+    };
+    let backend = Box::new(VarisatBackend::new());
+    driver::solve(
+        level,
+        &options,
+        backend,
+        &mut |_| {},
+        &AtomicBool::new(false),
+    )
+}
 
 fn check_encoding(encoding: EncodingKind, seed: u64, count: usize, bound: usize, opts: GenOptions) {
     let mut rng = Rng::new(seed);
@@ -26,18 +46,7 @@ fn check_encoding(encoding: EncodingKind, seed: u64, count: usize, bound: usize,
         let level = parse_xsb("generated", &text)
             .expect("generated levels parse")
             .remove(0);
-        let options = Options {
-            encoding,
-            max_steps: bound,
-        };
-        let outcome = driver::solve(
-            &level,
-            &options,
-            Box::new(VarisatBackend::new()),
-            &mut |_| {},
-            &AtomicBool::new(false),
-        )
-        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let outcome = run_driver(&level, encoding, bound).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let search = |b| match encoding {
             EncodingKind::Moves => shortest_moves(&level, b, STATES),
             _ => shortest_pushes(&level, b, STATES),
@@ -93,6 +102,7 @@ fn moves_encoding_matches_bfs_one_box() {
         max_boxes: 1,
         wall_percent: 20,
         ice_percent: 0,
+        extra_size: 0,
     };
     check_encoding(EncodingKind::Moves, 1, 150, 24, opts);
 }
@@ -103,6 +113,7 @@ fn moves_encoding_matches_bfs_up_to_three_boxes() {
         max_boxes: 3,
         wall_percent: 15,
         ice_percent: 0,
+        extra_size: 0,
     };
     check_encoding(EncodingKind::Moves, 2, 200, 24, opts);
 }
@@ -113,6 +124,7 @@ fn moves_encoding_agrees_on_none_within_a_small_bound() {
         max_boxes: 2,
         wall_percent: 15,
         ice_percent: 0,
+        extra_size: 0,
     };
     check_encoding(EncodingKind::Moves, 3, 150, 9, opts);
 }
@@ -123,6 +135,7 @@ fn lazy_pushes_encoding_matches_push_bfs() {
         max_boxes: 3,
         wall_percent: 15,
         ice_percent: 0,
+        extra_size: 0,
     };
     check_encoding(EncodingKind::PushesLazy, 4, 300, 12, opts);
 }
@@ -133,6 +146,7 @@ fn lazy_pushes_encoding_agrees_on_none_within_a_small_bound() {
         max_boxes: 2,
         wall_percent: 20,
         ice_percent: 0,
+        extra_size: 0,
     };
     check_encoding(EncodingKind::PushesLazy, 5, 200, 3, opts);
 }
@@ -143,6 +157,7 @@ fn pushes_encoding_matches_push_bfs() {
         max_boxes: 3,
         wall_percent: 15,
         ice_percent: 0,
+        extra_size: 0,
     };
     check_encoding(EncodingKind::Pushes, 6, 200, 12, opts);
 }
@@ -153,6 +168,7 @@ fn moves_encoding_matches_bfs_on_ice() {
         max_boxes: 2,
         wall_percent: 15,
         ice_percent: 35,
+        extra_size: 0,
     };
     check_encoding(EncodingKind::Moves, 7, 250, 16, opts);
 }
@@ -163,6 +179,7 @@ fn moves_encoding_agrees_on_none_within_a_small_bound_on_ice() {
         max_boxes: 3,
         wall_percent: 10,
         ice_percent: 50,
+        extra_size: 0,
     };
     check_encoding(EncodingKind::Moves, 8, 150, 6, opts);
 }
@@ -173,6 +190,7 @@ fn pushes_encoding_agrees_on_none_within_a_small_bound() {
         max_boxes: 2,
         wall_percent: 20,
         ice_percent: 0,
+        extra_size: 0,
     };
     check_encoding(EncodingKind::Pushes, 9, 200, 3, opts);
 }
@@ -185,8 +203,41 @@ fn pushes_encoding_matches_push_bfs_up_to_four_boxes() {
         max_boxes: 4,
         wall_percent: 10,
         ice_percent: 0,
+        extra_size: 0,
     };
     check_encoding(EncodingKind::Pushes, 10, 150, 14, opts);
+}
+
+#[test]
+fn pushes_encoding_matches_push_bfs_on_larger_boards() {
+    // Larger boards with walls split the player's region as boxes move, so pairs of
+    // pushes that commute (and pairs that only seem to) come up often.
+    let opts = GenOptions {
+        max_boxes: 4,
+        wall_percent: 20,
+        ice_percent: 0,
+        extra_size: 2,
+    };
+    check_encoding(EncodingKind::Pushes, 11, 1500, 16, opts);
+}
+
+#[test]
+fn commuting_pushes_keep_the_optimum_on_known_boards() {
+    // Boards where a weaker commutation rule (without the walk round the box's old
+    // cell) lost the optimum.
+    let boards = ["##########\n##@-#.-$-#\n#-#-$----#\n#.-----#-#\n##########\n"];
+    for text in boards {
+        let level = parse_xsb("known", text).unwrap().remove(0);
+        let outcome = run_driver(&level, EncodingKind::Pushes, 30).unwrap();
+        let Verdict::Solved { k, .. } = outcome.verdict else {
+            panic!("not solved: {:?}\n{text}", outcome.verdict);
+        };
+        assert_eq!(
+            SearchResult::Optimal(k),
+            shortest_pushes(&level, 30, STATES),
+            "\n{text}"
+        );
+    }
 }
 
 #[test]
@@ -197,6 +248,7 @@ fn static_analysis_never_contradicts_the_push_bfs() {
         max_boxes: 4,
         wall_percent: 15,
         ice_percent: 0,
+        extra_size: 0,
     };
     let mut rng = Rng::new(11);
     let (mut bounded, mut refused, mut checked) = (0, 0, 0);

@@ -3,7 +3,7 @@
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 
-use super::distance::{UNREACHABLE, push_distances_from};
+use super::distance::{UNREACHABLE, push_distances_from, push_distances_walking_to};
 use crate::level::{Cell, Level};
 
 /// Cost standing in for "this box can never reach that goal".
@@ -33,6 +33,92 @@ pub fn matching_push_bound(level: &Level, boxes: &[Cell], goals: &[Cell]) -> Opt
     let matrix = Matrix::from_rows(rows).expect("a square matrix");
     let (total, _) = kuhn_munkres_min(&matrix);
     (total < NEVER).then_some(total as usize)
+}
+
+/// A lower bound on the pushes left that is linear in the boxes' cells, from the dual of
+/// the box–goal matching. With a price `u(g)` per goal, each cell gets
+/// `φ(c) = min_g (dist(c, g) − u(g))`; in any position, each box pays at least `φ` of
+/// its cell plus the price of the goal it ends on, so `Σ_boxes φ + Σ_g u(g)` is at most
+/// the position's best matching, hence at most the pushes left. The prices are the dual
+/// of the start's optimal matching, so at the start the bound *is* the matching cost,
+/// while [`push_distances_to_goals_walking`](super::push_distances_to_goals_walking)
+/// summed over the boxes lets several boxes count the same nearest goal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatchingPotential {
+    /// `φ(c)` per cell; `None` where no goal can be reached.
+    pub cell: Vec<Option<i64>>,
+    /// `Σ_g u(g)`.
+    pub offset: i64,
+    /// The value at the start position: the cost of the best matching.
+    pub initial: i64,
+}
+
+/// The matching potential for `boxes` and `goals` (in the player's region), with the
+/// player-aware distances of one box alone. `None` when there is no box, the counts
+/// differ, or no assignment of boxes to distinct goals exists.
+pub fn matching_potential(
+    level: &Level,
+    region: &[bool],
+    boxes: &[Cell],
+    goals: &[Cell],
+) -> Option<MatchingPotential> {
+    let n = boxes.len();
+    if n == 0 || n != goals.len() {
+        return None;
+    }
+    let dist: Vec<Vec<u32>> = goals
+        .iter()
+        .map(|&g| push_distances_walking_to(level, region, [g]))
+        .collect();
+    let cost = |i: usize, j: usize| match dist[j][boxes[i]] {
+        UNREACHABLE => NEVER,
+        d => d as i64,
+    };
+    let rows: Vec<Vec<i64>> = (0..n)
+        .map(|i| (0..n).map(|j| cost(i, j)).collect())
+        .collect();
+    let (total, assigned) = kuhn_munkres_min(&Matrix::from_rows(rows).expect("square"));
+    if total >= NEVER {
+        return None;
+    }
+    // Prices with cost(i, g) − u(g) ≥ cost(i, σ(i)) − u(σ(i)) for every box i and goal g:
+    // difference constraints, solved by Bellman–Ford from all prices 0. An optimal
+    // matching has no negative cycle, so this settles within n rounds.
+    let mut price = vec![0i64; n];
+    for round in 0..=n {
+        let mut changed = false;
+        for (i, &a) in assigned.iter().enumerate() {
+            for g in (0..n).filter(|&g| cost(i, g) < NEVER) {
+                let bound = price[a] + cost(i, g) - cost(i, a);
+                if bound < price[g] {
+                    price[g] = bound;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+        if round == n {
+            return None; // cannot happen for an optimal matching
+        }
+    }
+    let cell: Vec<Option<i64>> = (0..level.cell_count())
+        .map(|c| {
+            (0..n)
+                .filter(|&j| dist[j][c] != UNREACHABLE)
+                .map(|j| dist[j][c] as i64 - price[j])
+                .min()
+        })
+        .collect();
+    let offset: i64 = price.iter().sum();
+    let initial = offset + boxes.iter().map(|&b| cell[b].unwrap_or(0)).sum::<i64>();
+    debug_assert_eq!(initial, total, "the dual meets the matching");
+    Some(MatchingPotential {
+        cell,
+        offset,
+        initial,
+    })
 }
 
 /// The most extra pushes that disjoint groups of boxes add on top of their own
@@ -127,5 +213,38 @@ mod tests {
         let boxes: Vec<Cell> = l.box_cells().collect();
         let goals: Vec<Cell> = l.goal_cells().collect();
         assert_eq!(matching_push_bound(&l, &boxes, &goals), None);
+    }
+
+    #[test]
+    fn matching_potential_meets_the_matching_and_bounds_other_positions() {
+        // Both boxes are nearest to the right goal; the potential must charge the
+        // detour to the left goal at the start, and never overcharge elsewhere.
+        let l = parse_xsb("t", "#########\n#.   $$.#\n#   @   #\n#########\n")
+            .unwrap()
+            .remove(0);
+        let region = crate::analysis::player_region(&l);
+        let boxes: Vec<Cell> = l.box_cells().collect();
+        let goals: Vec<Cell> = l.goal_cells().collect();
+        let m = matching_potential(&l, &region, &boxes, &goals).unwrap();
+        let nearest = crate::analysis::push_distances_to_goals_walking(&l, &region);
+        let sum_nearest: u32 = boxes.iter().map(|&b| nearest[b]).sum();
+        assert_eq!((m.initial, sum_nearest), (1 + 4, 1 + 2));
+        // Every placement of two boxes on live cells: the potential is at most the
+        // best matching of that placement.
+        let live: Vec<Cell> = (0..l.cell_count())
+            .filter(|&c| m.cell[c].is_some())
+            .collect();
+        for (i, &x) in live.iter().enumerate() {
+            for &y in &live[i + 1..] {
+                let value = m.offset + m.cell[x].unwrap() + m.cell[y].unwrap();
+                let dist: Vec<Vec<u32>> = goals
+                    .iter()
+                    .map(|&g| push_distances_walking_to(&l, &region, [g]))
+                    .collect();
+                let best = (dist[0][x] as i64 + dist[1][y] as i64)
+                    .min(dist[1][x] as i64 + dist[0][y] as i64);
+                assert!(value <= best, "{x} {y}: {value} > {best}");
+            }
+        }
     }
 }

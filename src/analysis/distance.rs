@@ -89,6 +89,16 @@ pub fn push_distances_to_goals(level: &Level) -> Vec<u32> {
 /// side, so each cell gets the minimum over its sides. Never less than
 /// [`push_distances_to_goals`]; `UNREACHABLE` marks dead squares.
 pub fn push_distances_to_goals_walking(level: &Level, region: &[bool]) -> Vec<u32> {
+    push_distances_walking_to(level, region, level.goal_cells())
+}
+
+/// [`push_distances_to_goals_walking`] towards the cells of `targets` instead of the
+/// goals (one goal at a time, for the matching potential).
+pub fn push_distances_walking_to(
+    level: &Level,
+    region: &[bool],
+    targets: impl IntoIterator<Item = Cell>,
+) -> Vec<u32> {
     let n = level.cell_count();
     // side[b][d]: the component (0..4) of the neighbour of b in direction d when a box
     // stands on b, or NO_SIDE for walls and cells outside the region.
@@ -129,7 +139,7 @@ pub fn push_distances_to_goals_walking(level: &Level, region: &[bool]) -> Vec<u3
     // Backward search over (box cell, side) from every goal with the player on any side.
     let index = |b: Cell, s: u8| b * 4 + s as usize;
     let mut dist = vec![UNREACHABLE; n * 4];
-    for g in level.goal_cells().filter(|&g| region[g]) {
+    for g in targets.into_iter().filter(|&g| region[g]) {
         for s in side[g].iter().copied().filter(|&s| s != NO_SIDE) {
             if dist[index(g, s)] != 0 {
                 dist[index(g, s)] = 0;

@@ -11,7 +11,7 @@ mod pairs;
 mod patterns;
 mod region;
 
-pub use bound::{group_extra_bound, matching_push_bound};
+pub use bound::{MatchingPotential, group_extra_bound, matching_potential, matching_push_bound};
 pub use distance::{
     UNREACHABLE, push_distances_from, push_distances_to_goals, push_distances_to_goals_walking,
     walk_distances,
@@ -58,6 +58,9 @@ pub struct Analysis {
     /// Triples of live cells three boxes can never leave for goals, though no two of
     /// them are a dead pair (empty on ice and on boards too large to search).
     pub dead_triples: Vec<[Cell; 3]>,
+    /// The matching's dual as a per-cell potential (`None` on ice, on unsolvable levels
+    /// and when there is no box to push).
+    pub matching_potential: Option<MatchingPotential>,
 }
 
 impl Analysis {
@@ -133,6 +136,16 @@ impl Analysis {
             unsolvable =
                 Some("no assignment of boxes to distinct goals is reachable by pushes".into());
         }
+        let matching_potential = if ice || unsolvable.is_some() {
+            None
+        } else {
+            matching_potential(level, &region, &boxes_in_region, &goals_in_region)
+        };
+        // The player-aware distances make the matching stronger than the plain one.
+        let pushes = pushes.map(|p| {
+            let walking = matching_potential.as_ref().map_or(0, |m| m.initial.max(0));
+            p.max(walking as usize)
+        });
         let pair_table = if ice || unsolvable.is_some() {
             PairTable::default()
         } else {
@@ -205,6 +218,7 @@ impl Analysis {
             freeze_blocks,
             pair_table,
             dead_triples,
+            matching_potential,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Encodings: a level unrolled into time-indexed CNF, one layer per step, and models
 //! decoded back into plans. Each encoding is documented in `encodings/<name>.md`.
 
+pub mod commute;
 pub mod dimspec;
 pub mod formula;
 pub mod ice_moves;

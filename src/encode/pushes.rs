@@ -15,6 +15,7 @@
 
 use std::collections::HashMap;
 
+use super::commute::{StepTerms, add_commutation};
 use super::potential::{POTENTIAL_SLACK, Potential, initial_potential, potential_delta};
 use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells};
 use crate::analysis::{Analysis, UNREACHABLE, push_distances_from};
@@ -69,6 +70,9 @@ pub struct PushesEncoding {
     reach_last: Vec<Vec<Term>>,
     cuts: Vec<Cut>,
     potential: Potential,
+    /// The matching potential (per-cell values and its counter), where it starts above
+    /// `potential`.
+    matching: Option<(Vec<Option<i64>>, Potential)>,
     goals: HashMap<usize, Lit>,
 }
 
@@ -80,6 +84,7 @@ impl PushesEncoding {
         // A shortest walk visits distinct free cells, and the boxes in the region always
         // occupy as many cells as there are of them, so this many layers reach every cell
         // the player can reach.
+        let r0 = initial_potential(level, analysis);
         let region_cells = analysis.region.iter().filter(|&&r| r).count();
         let layers = region_cells
             .saturating_sub(start_boxes.len())
@@ -122,10 +127,18 @@ impl PushesEncoding {
             pushes: Vec::new(),
             reach_last: Vec::new(),
             cuts: Vec::new(),
-            potential: {
-                let r0 = initial_potential(level, analysis);
-                Potential::new(r0, r0 + POTENTIAL_SLACK)
-            },
+            potential: Potential::new(r0, r0 + POTENTIAL_SLACK),
+            matching: analysis
+                .matching_potential
+                .as_ref()
+                .filter(|m| m.initial > r0 as i64)
+                .map(|m| {
+                    let start = m.initial as usize;
+                    (
+                        m.cell.clone(),
+                        Potential::new(start, start + POTENTIAL_SLACK),
+                    )
+                }),
             goals: HashMap::new(),
         }
     }
@@ -317,6 +330,18 @@ impl Encoding for PushesEncoding {
             })
             .collect();
         self.potential.add_step(sink, &changes, true);
+        if let Some((phi, counter)) = &mut self.matching {
+            let changes: Vec<(Term, i64)> = (0..n)
+                .flat_map(|c| Direction::ALL.map(|d| (c, d)))
+                .filter(|&(c, d)| !pushes[c][d.index()].is_false())
+                .map(|(c, d)| {
+                    let to = level.neighbor(c, d);
+                    let delta = phi[to].unwrap_or(0) - phi[c].unwrap_or(0);
+                    (pushes[c][d.index()], delta)
+                })
+                .collect();
+            counter.add_step(sink, &changes, true);
+        }
 
         self.boxes.push(next_boxes);
         self.player.push(next_player);
@@ -377,6 +402,14 @@ impl Encoding for PushesEncoding {
                         }
                     }
                 }
+                if t >= 2 {
+                    let step = |i: usize| StepTerms {
+                        pushes: &self.pushes[i],
+                        reach: &self.reach_last[i],
+                    };
+                    let (first, second) = (step(t - 2), step(t - 1));
+                    add_commutation(level, &first, &second, &last, &self.boxes[t], sink);
+                }
                 self.reach_last.push(last);
             }
         }
@@ -397,6 +430,9 @@ impl Encoding for PushesEncoding {
             k,
         );
         self.potential.bound(sink, goal, k);
+        if let Some((_, counter)) = &self.matching {
+            counter.bound(sink, goal, k);
+        }
         // Under the goal a costly pair at step t leaves the rest of the potential only
         // k − t − extra: R(t) + extra ≤ k − t.
         for t in 0..=k {

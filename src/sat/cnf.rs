@@ -67,6 +67,49 @@ pub fn implies(sink: &mut dyn ClauseSink, lhs: Term, rhs: Term) {
     sink.clause(&[!lhs, rhs]);
 }
 
+/// A term that is true whenever all of `terms` are (one clause ¬t₁ ∨ … ∨ ¬tₙ ∨ v). It may
+/// also be true otherwise, so use it only where a true value restricts the formula more:
+/// then the solver sets it false when it can, and the formula means the same as with
+/// the conjunction written out. Constants are folded and no variable is made for zero
+/// or one non-constant term.
+pub fn implied_by_all(sink: &mut dyn ClauseSink, terms: &[Term]) -> Term {
+    if terms.contains(&Term::FALSE) {
+        return Term::FALSE;
+    }
+    let lits: Vec<Lit> = terms.iter().filter_map(|t| t.lit()).collect();
+    match lits.as_slice() {
+        [] => Term::TRUE,
+        [one] => (*one).into(),
+        _ => {
+            let v = sink.new_var();
+            let mut clause: Vec<Lit> = lits.iter().map(|&l| !l).collect();
+            clause.push(v);
+            sink.add_clause(&clause);
+            v.into()
+        }
+    }
+}
+
+/// A term that is true whenever any of `terms` is (clauses tᵢ → v), with the same
+/// one-way meaning as [`implied_by_all`].
+pub fn implied_by_any(sink: &mut dyn ClauseSink, terms: &[Term]) -> Term {
+    if terms.contains(&Term::TRUE) {
+        return Term::TRUE;
+    }
+    let lits: Vec<Lit> = terms.iter().filter_map(|t| t.lit()).collect();
+    match lits.as_slice() {
+        [] => Term::FALSE,
+        [one] => (*one).into(),
+        _ => {
+            let v = sink.new_var();
+            for &l in &lits {
+                sink.add_clause(&[!l, v]);
+            }
+            v.into()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,5 +164,39 @@ mod tests {
         let mut s = VarisatBackend::new();
         at_most_one(&mut s, &[Term::TRUE, Term::TRUE]);
         assert_eq!(s.solve(&[]), SolveResult::Unsat);
+    }
+
+    #[test]
+    fn implied_terms_hold_when_their_inputs_do() {
+        for n in 0..4usize {
+            for mask in 0u32..(1 << n) {
+                let mut s = VarisatBackend::new();
+                let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+                let terms: Vec<Term> = vars.iter().map(|&l| l.into()).collect();
+                let all = implied_by_all(&mut s, &terms);
+                let any = implied_by_any(&mut s, &terms);
+                let mut assumptions: Vec<Lit> = vars
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &l)| if mask >> i & 1 == 1 { l } else { !l })
+                    .collect();
+                let forced = |s: &mut VarisatBackend, t: Term, a: &mut Vec<Lit>| match t {
+                    Term::Const(b) => b,
+                    Term::Lit(l) => {
+                        a.push(!l);
+                        let r = s.solve(a) == SolveResult::Unsat;
+                        a.pop();
+                        r
+                    }
+                };
+                let ones = mask.count_ones() as usize;
+                assert_eq!(
+                    forced(&mut s, all, &mut assumptions),
+                    ones == n,
+                    "all n={n}"
+                );
+                assert_eq!(forced(&mut s, any, &mut assumptions), ones > 0, "any n={n}");
+            }
+        }
     }
 }

@@ -43,15 +43,18 @@ pub struct GenOptions {
     pub max_boxes: usize,
     pub wall_percent: usize,
     pub ice_percent: usize,
+    /// Rows and columns added to the interior's size range (0 for the small boards).
+    pub extra_size: usize,
 }
 
-/// A random level as XSB text: an h×w interior (2..=5 by 3..=6) inside a wall border,
+/// A random level as XSB text: an h×w interior (2..=5 by 3..=6, each plus up to
+/// `extra_size`) inside a wall border,
 /// random walls (and ice), 1..=max_boxes boxes. Half of the levels are made by pulling
 /// boxes backwards from a solved position, so many are solvable; the rest are placed at
 /// random. Returns `None` when the board has too little floor.
 pub fn random_level(rng: &mut Rng, opts: GenOptions) -> Option<String> {
-    let h = 2 + rng.below(4);
-    let w = 3 + rng.below(4);
+    let h = 2 + rng.below(4 + opts.extra_size);
+    let w = 3 + rng.below(4 + opts.extra_size);
     let (gh, gw) = (h + 2, w + 2);
     // 0 wall, 1 floor, 2 ice
     let mut tile = vec![0u8; gh * gw];
