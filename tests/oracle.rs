@@ -276,3 +276,27 @@ fn static_analysis_never_contradicts_the_push_bfs() {
     eprintln!("{checked} levels: {bounded} solvable, {refused} refused by analysis");
     assert!(bounded >= 100 && refused >= 20, "{bounded} / {refused}");
 }
+
+#[test]
+fn pushes_encoding_matches_push_bfs_on_small_microban_levels() {
+    // Real levels where the brute-force search fits: here the matching potential's
+    // goal prices make it negative near the goal, which random boards rarely show.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
+        .expect("bundled Microban");
+    let mut compared = 0;
+    for level in parse_xsb("microban", &text).unwrap() {
+        if level.box_cells().count() > 2 {
+            continue;
+        }
+        let SearchResult::Optimal(best) = shortest_pushes(&level, 60, STATES) else {
+            continue;
+        };
+        let outcome = run_driver(&level, EncodingKind::Pushes, 60).unwrap();
+        let Verdict::Solved { k, .. } = outcome.verdict else {
+            panic!("Microban {}: {:?}", level.number, outcome.verdict);
+        };
+        assert_eq!(k, best, "Microban {}", level.number);
+        compared += 1;
+    }
+    assert!(compared >= 10, "only {compared} levels compared");
+}

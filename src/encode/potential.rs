@@ -124,6 +124,8 @@ impl Potential {
     }
 
     /// The literal "R(t) ≥ j": true for j ≤ 0, `None` above the cap (not tracked).
+    /// "True for j ≤ 0" needs a potential that is never negative, like R; for one that
+    /// can be (the matching potential), ask only for j ≥ 1.
     pub fn at_least(&self, t: usize, j: i64) -> Option<Term> {
         if j <= 0 {
             Some(Term::TRUE)

@@ -19,11 +19,23 @@ impl Default for VarisatBackend {
     }
 }
 
+/// varisat's VSIDS decay (its default is 0.95). A faster decay makes the solver follow
+/// its most recent conflicts: on Microban at 10 s it solved 117 levels against 116, and
+/// 1.24× faster by geometric mean (two benchmarks side by side; 0.75–0.9 all did about
+/// as well on a sample of 18 hard levels).
+pub const VSIDS_DECAY: f32 = 0.8;
+
 impl VarisatBackend {
     /// A new empty solver.
     pub fn new() -> VarisatBackend {
+        let mut solver = varisat::Solver::new();
+        let mut config = varisat::config::SolverConfigUpdate::new();
+        config.vsids_decay = Some(VSIDS_DECAY);
+        solver
+            .config(&config)
+            .expect("the decay is inside varisat's range 0.5..1.0");
         VarisatBackend {
-            solver: varisat::Solver::new(),
+            solver,
             counter: Counter::default(),
             model: Vec::new(),
             assumptions_used: true,
