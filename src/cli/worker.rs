@@ -146,6 +146,11 @@ pub fn solve_in_child(job: &ChildJob, on_progress: &mut dyn FnMut(usize, u64, u6
     match parsed {
         Some(mut r) => {
             r.file = name.clone();
+            if r.status == Status::Timeout {
+                // The worker measured its own time, a little past the limit; name the
+                // limit, as for a killed worker.
+                r.message = Some(format!("no answer within {:.1} s", limit.as_secs_f64()));
+            }
             r
         }
         None => failure(format!("the worker process failed: {}", stderr.trim())),
