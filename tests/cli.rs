@@ -1355,6 +1355,8 @@ fn pushes_cnf_of_an_ice_level_is_refused() {
         1,
     );
     assert!(run.stderr.contains("does not handle ice"), "{run:?}");
+    // Refused before the table starts: nothing on stdout.
+    assert!(run.stdout.is_empty(), "{run:?}");
 }
 
 /// An ice-blind encoding once solved level 4 as if ice were floor and claimed its 7-move

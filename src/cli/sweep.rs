@@ -40,6 +40,11 @@ pub fn run(args: &SweepArgs) -> i32 {
             return EXIT_INPUT;
         }
     };
+    // Refuse an encoding that cannot model the level before anything is printed.
+    if let Err(e) = driver::check_supported(&level, args.engine.encoding()) {
+        eprintln!("error: {e}");
+        return EXIT_INPUT;
+    }
     let backend = match args.engine.solver_choice().backend(None) {
         Ok(b) => b,
         Err(e) => {

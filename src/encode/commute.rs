@@ -12,9 +12,10 @@
 //! - the player, after q, stands at b in the same region as a, i.e. a is reachable at
 //!   step t + 2, so the rest of the plan is unchanged;
 //! - p can go second: pa is reachable from b with A back on a. A shortest walk from b to
-//!   pa at step t + 2 either avoids a, or enters a from a side neighbour u of a; that
-//!   walk can go round a through the corner next to pa unless both u and the corner
-//!   are open, so each side needs u blocked (wall or box) or the corner free.
+//!   pa at step t + 2 either avoids a, or ends u → a → pa for a side neighbour u of a.
+//!   With A back on a, that walk can go round a through the corner next to pa and u,
+//!   if the corner is free. So each side needs u blocked (wall or box) or its corner
+//!   free.
 //!
 //! The pairs are counted with a ladder over q's number, so a step costs a few clauses
 //! per push rather than one per pair. See `encodings/pushes.md`.
