@@ -234,13 +234,13 @@ mod tests {
         let live: Vec<Cell> = (0..l.cell_count())
             .filter(|&c| m.cell[c].is_some())
             .collect();
+        let dist: Vec<Vec<u32>> = goals
+            .iter()
+            .map(|&g| push_distances_walking_to(&l, &region, [g]))
+            .collect();
         for (i, &x) in live.iter().enumerate() {
             for &y in &live[i + 1..] {
                 let value = m.offset + m.cell[x].unwrap() + m.cell[y].unwrap();
-                let dist: Vec<Vec<u32>> = goals
-                    .iter()
-                    .map(|&g| push_distances_walking_to(&l, &region, [g]))
-                    .collect();
                 let best = (dist[0][x] as i64 + dist[1][y] as i64)
                     .min(dist[1][x] as i64 + dist[0][y] as i64);
                 assert!(value <= best, "{x} {y}: {value} > {best}");

@@ -13,16 +13,11 @@
 use std::collections::BTreeMap;
 
 use crate::analysis::{Analysis, UNREACHABLE};
-use crate::level::{Cell, Level};
+use crate::level::Level;
 use crate::sat::{ClauseSink, Lit, Term};
 
 /// How far above its start the potential is tracked exactly.
 pub(crate) const POTENTIAL_SLACK: usize = 20;
-
-/// The change of the potential when the box at `from` is pushed to `to`.
-pub(crate) fn potential_delta(pushes_to_goal: &[u32], from: Cell, to: Cell) -> i64 {
-    pushes_to_goal[to] as i64 - pushes_to_goal[from] as i64
-}
 
 /// The potential at the start: the boxes' push distances to their nearest goals.
 pub(crate) fn initial_potential(level: &Level, analysis: &Analysis) -> usize {

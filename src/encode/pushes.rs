@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 
 use super::commute::{StepTerms, add_commutation};
-use super::potential::{POTENTIAL_SLACK, Potential, initial_potential, potential_delta};
+use super::potential::{POTENTIAL_SLACK, Potential, initial_potential};
 use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells};
 use crate::analysis::{Analysis, UNREACHABLE, push_distances_from};
 use crate::level::{Cell, Direction, Level};
@@ -212,6 +212,24 @@ impl PushesEncoding {
     }
 }
 
+/// Each push of a step with the change it makes to a potential Σ value(box cell).
+fn value_changes(
+    level: &Level,
+    pushes: &[[Term; 4]],
+    value: impl Fn(Cell) -> i64,
+) -> Vec<(Term, i64)> {
+    let mut changes = Vec::new();
+    for (c, dirs) in pushes.iter().enumerate() {
+        for d in Direction::ALL {
+            let p = dirs[d.index()];
+            if !p.is_false() {
+                changes.push((p, value(level.neighbor(c, d)) - value(c)));
+            }
+        }
+    }
+    changes
+}
+
 impl Encoding for PushesEncoding {
     fn kind(&self) -> EncodingKind {
         match self.reach {
@@ -321,25 +339,11 @@ impl Encoding for PushesEncoding {
             sink.clause(&terms);
         }
 
-        let changes: Vec<(Term, i64)> = (0..n)
-            .flat_map(|c| Direction::ALL.map(|d| (c, d)))
-            .filter(|&(c, d)| !pushes[c][d.index()].is_false())
-            .map(|(c, d)| {
-                let delta = potential_delta(&self.pushes_to_goal, c, level.neighbor(c, d));
-                (pushes[c][d.index()], delta)
-            })
-            .collect();
+        let to_goal = &self.pushes_to_goal;
+        let changes = value_changes(level, &pushes, |c| to_goal[c] as i64);
         self.potential.add_step(sink, &changes, true);
         if let Some((phi, counter)) = &mut self.matching {
-            let changes: Vec<(Term, i64)> = (0..n)
-                .flat_map(|c| Direction::ALL.map(|d| (c, d)))
-                .filter(|&(c, d)| !pushes[c][d.index()].is_false())
-                .map(|(c, d)| {
-                    let to = level.neighbor(c, d);
-                    let delta = phi[to].unwrap_or(0) - phi[c].unwrap_or(0);
-                    (pushes[c][d.index()], delta)
-                })
-                .collect();
+            let changes = value_changes(level, &pushes, |c| phi[c].unwrap_or(0));
             counter.add_step(sink, &changes, true);
         }
 
