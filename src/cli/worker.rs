@@ -31,6 +31,12 @@ pub struct ChildJob<'a> {
     pub limit: Duration,
 }
 
+/// The message of a level that hit the limit: it names the limit, whether the worker
+/// stopped itself (a little past it) or was killed.
+fn timeout_message(limit: Duration) -> String {
+    format!("no answer within {:.1} s", limit.as_secs_f64())
+}
+
 /// Kills a worker and everything it started (an outside solver, say): the worker leads
 /// its own process group.
 fn kill_group(child: &mut std::process::Child) {
@@ -135,7 +141,7 @@ pub fn solve_in_child(job: &ChildJob, on_progress: &mut dyn FnMut(usize, u64, u6
         r.encoding = Some(job.engine.encoding().name().to_string());
         r.solver = Some(job.engine.solver_choice().name().to_string());
         r.seconds = limit.as_secs_f64();
-        r.message = Some(format!("no answer within {:.1} s", limit.as_secs_f64()));
+        r.message = Some(timeout_message(limit));
         return r;
     }
     let parsed = stdout
@@ -149,7 +155,7 @@ pub fn solve_in_child(job: &ChildJob, on_progress: &mut dyn FnMut(usize, u64, u6
             if r.status == Status::Timeout {
                 // The worker measured its own time, a little past the limit; name the
                 // limit, as for a killed worker.
-                r.message = Some(format!("no answer within {:.1} s", limit.as_secs_f64()));
+                r.message = Some(timeout_message(limit));
             }
             r
         }
