@@ -5,8 +5,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::analysis::Analysis;
+use crate::astar::{self, AstarLimits, AstarResult};
 use crate::encode::{Decoded, Encoding, EncodingKind};
 use crate::level::Level;
+use crate::pathfind;
 use crate::plan::Plan;
 use crate::sat::{Lit, SatBackend, SolveResult};
 
@@ -207,6 +209,70 @@ pub fn solve(
         bound: options.max_steps,
     };
     Ok(finish(verdict, backend.as_ref()))
+}
+
+/// Positions the A* baseline may store before it gives up (a few GiB at most).
+pub const ASTAR_MAX_POSITIONS: usize = 20_000_000;
+
+/// Solves `level` without SAT, by the A* baseline of [`crate::astar`] (push-optimal;
+/// levels with ice are refused). `deadline` and `cancel` stop it early. The plan is
+/// replayed like every other.
+pub fn solve_by_astar(
+    level: &Level,
+    max_pushes: usize,
+    deadline: Option<Instant>,
+    cancel: &AtomicBool,
+) -> Result<Outcome, SolveError> {
+    let start = Instant::now();
+    if level.has_ice() {
+        return Err(SolveError::Unsupported(
+            "the astar baseline does not handle ice; this level has ice".into(),
+        ));
+    }
+    let analysis = Analysis::new(level);
+    let limits = AstarLimits {
+        max_pushes,
+        max_positions: ASTAR_MAX_POSITIONS,
+        deadline,
+    };
+    let mut note = None;
+    let verdict = match astar::optimal_pushes(level, &analysis, &limits, cancel) {
+        AstarResult::Optimal(pushes) => {
+            let plan = pathfind::plan_from_pushes(level, &pushes).map_err(|i| {
+                SolveError::Internal(format!("the A* plan cannot make its push {}", i + 1))
+            })?;
+            plan.verify(level).map_err(|e| {
+                SolveError::Internal(format!("the A* plan {} fails replay: {e}", plan.lurd()))
+            })?;
+            Verdict::Solved {
+                k: plan.push_count(),
+                plan,
+                optimal: Some("pushes"),
+            }
+        }
+        AstarResult::NoneWithin(bound) => Verdict::NoPlan { bound },
+        AstarResult::Unsolvable => Verdict::Unsolvable {
+            reason: analysis.unsolvable.clone().unwrap_or_else(|| {
+                "the search ran out of positions that are not deadlocks".to_string()
+            }),
+        },
+        AstarResult::Stopped(positions) => {
+            if positions >= ASTAR_MAX_POSITIONS {
+                note = Some(format!("A* stopped after storing {positions} positions"));
+            }
+            Verdict::Cancelled
+        }
+    };
+    Ok(Outcome {
+        verdict,
+        encoding: EncodingKind::Pushes,
+        solver: astar::NAME,
+        variables: 0,
+        clauses: 0,
+        elapsed: start.elapsed(),
+        refinements: 0,
+        note,
+    })
 }
 
 /// The answer for one bound k.

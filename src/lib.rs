@@ -6,6 +6,7 @@
 //! plans, and [`driver`] grows the bound until a plan is found.
 
 pub mod analysis;
+pub mod astar;
 pub mod cli;
 pub mod driver;
 pub mod encode;

@@ -186,16 +186,15 @@ fn bench_summarises_and_compares() {
     let (dir, file) = levels();
     let csv = dir.path().join("old.csv");
     let json = dir.path().join("run.jsonl");
-    let out = satsoko(&[
-        "bench",
+    let out = bench(
         &file,
-        "--timeout",
-        "20",
-        "--csv",
-        csv.to_str().unwrap(),
-        "--json",
-        json.to_str().unwrap(),
-    ]);
+        &[
+            "--csv",
+            csv.to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+        ],
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -208,16 +207,7 @@ fn bench_summarises_and_compares() {
     assert_eq!(csv_text.lines().count(), 4);
     assert_eq!(std::fs::read_to_string(&json).unwrap().lines().count(), 3);
 
-    let out = satsoko(&[
-        "bench",
-        &file,
-        "--timeout",
-        "20",
-        "--jobs",
-        "2",
-        "--compare",
-        csv.to_str().unwrap(),
-    ]);
+    let out = bench(&file, &["--jobs", "2", "--compare", csv.to_str().unwrap()]);
     let summary = String::from_utf8_lossy(&out.stdout);
     assert!(
         summary.contains("both solved 2, gained 0, lost 0"),
@@ -251,4 +241,57 @@ fn bench_kills_levels_at_the_limit() {
         .unwrap();
     let summary = String::from_utf8_lossy(&out.stdout);
     assert!(summary.contains("timeout 1"), "{summary}");
+}
+
+/// `satsoko bench FILE --timeout 20 ARGS…`.
+fn bench(file: &str, args: &[&str]) -> std::process::Output {
+    let mut all = vec!["bench", file, "--timeout", "20"];
+    all.extend_from_slice(args);
+    satsoko(&all)
+}
+
+#[test]
+fn bench_compares_sat_with_the_astar_baseline() {
+    let (dir, file) = levels();
+    let sat = dir.path().join("sat.csv");
+    let astar = dir.path().join("astar.csv");
+    let (sat_csv, astar_csv) = (sat.to_str().unwrap(), astar.to_str().unwrap());
+    assert!(bench(&file, &["--csv", sat_csv]).status.success());
+    let out = bench(
+        &file,
+        &[
+            "--solver",
+            "astar",
+            "--csv",
+            astar_csv,
+            "--compare",
+            sat_csv,
+        ],
+    );
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{summary}");
+    assert!(summary.contains("solver astar"), "{summary}");
+    assert!(summary.contains("solved 2, unsolvable 1"), "{summary}");
+    assert!(
+        summary.contains("both solved 2, gained 0, lost 0"),
+        "{summary}"
+    );
+    // Same verdicts and push counts; no formula sizes for the search.
+    let rows = |path: &std::path::Path| -> Vec<Vec<String>> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').map(str::to_string).collect())
+            .collect()
+    };
+    for (s, a) in rows(&sat).iter().zip(rows(&astar)) {
+        assert_eq!(
+            (&s[3], &s[5]),
+            (&a[3], &a[5]),
+            "status and pushes: {s:?} {a:?}"
+        );
+        assert_eq!(a[9], "astar");
+        assert_eq!(a[11], "", "no variables: {a:?}");
+    }
 }

@@ -36,7 +36,26 @@ fn run_driver(
     )
 }
 
+/// The A* baseline on one level, reported like the driver.
+fn run_astar(level: &Level, bound: usize) -> Result<Outcome, driver::SolveError> {
+    driver::solve_by_astar(level, bound, None, &AtomicBool::new(false))
+}
+
 fn check_encoding(encoding: EncodingKind, seed: u64, count: usize, bound: usize, opts: GenOptions) {
+    let solve = |level: &Level, bound| run_driver(level, encoding, bound);
+    check_engine(encoding, &solve, seed, count, bound, opts);
+}
+
+/// Checks `solve` (the driver on `encoding`, or the A* baseline with `Pushes`) against
+/// the brute-force search of the same metric.
+fn check_engine(
+    encoding: EncodingKind,
+    solve: &dyn Fn(&Level, usize) -> Result<Outcome, driver::SolveError>,
+    seed: u64,
+    count: usize,
+    bound: usize,
+    opts: GenOptions,
+) {
     let mut rng = Rng::new(seed);
     let (mut solved, mut none_within, mut unsolvable, mut checked) = (0, 0, 0, 0);
     while checked < count {
@@ -46,7 +65,7 @@ fn check_encoding(encoding: EncodingKind, seed: u64, count: usize, bound: usize,
         let level = parse_xsb("generated", &text)
             .expect("generated levels parse")
             .remove(0);
-        let outcome = run_driver(&level, encoding, bound).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let outcome = solve(&level, bound).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let search = |b| match encoding {
             EncodingKind::Moves => shortest_moves(&level, b, STATES),
             _ => shortest_pushes(&level, b, STATES),
@@ -299,4 +318,54 @@ fn pushes_encoding_matches_push_bfs_on_small_microban_levels() {
         compared += 1;
     }
     assert!(compared >= 10, "only {compared} levels compared");
+}
+
+#[test]
+fn astar_baseline_matches_push_bfs() {
+    // The baseline is itself an oracle for levels too large for BFS, so it is checked
+    // like an encoding: small and larger generated boards, "none within k" included.
+    for (seed, wall_percent, extra_size) in [(12, 10, 0), (13, 20, 2)] {
+        let opts = GenOptions {
+            max_boxes: 4,
+            wall_percent,
+            ice_percent: 0,
+            extra_size,
+        };
+        check_engine(
+            EncodingKind::Pushes,
+            &run_astar,
+            seed,
+            600,
+            14 + extra_size,
+            opts,
+        );
+    }
+}
+
+/// Microban levels the default solves in well under a second (0.2 s or less in the
+/// session 3 benchmark): the SAT driver and the A* baseline must give the same optimum.
+const QUICK_MICROBAN: [usize; 76] = [
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+    28, 29, 30, 31, 32, 33, 34, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53,
+    55, 56, 57, 58, 61, 62, 66, 67, 68, 70, 71, 73, 79, 81, 82, 86, 91, 95, 103, 107, 110, 116,
+    119, 125, 136, 154,
+];
+
+#[test]
+fn pushes_encoding_matches_astar_on_quick_microban_levels() {
+    // Real levels with up to 10 boxes, far beyond the brute-force search.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
+        .expect("bundled Microban");
+    let levels = parse_xsb("microban", &text).unwrap();
+    for n in QUICK_MICROBAN {
+        let level = &levels[n - 1];
+        let sat = run_driver(level, EncodingKind::Pushes, 300).unwrap();
+        let search = run_astar(level, 300).unwrap();
+        match (&sat.verdict, &search.verdict) {
+            (Verdict::Solved { k, .. }, Verdict::Solved { plan, .. }) => {
+                assert_eq!(*k, plan.push_count(), "Microban {n}");
+            }
+            (a, b) => panic!("Microban {n}: SAT {a:?}, A* {b:?}"),
+        }
+    }
 }

@@ -246,9 +246,10 @@ pub struct EngineArgs {
     /// The metric to minimise: pushes (the pushes encoding) or moves (the moves encoding).
     #[arg(long, value_name = "METRIC", value_parser = ["moves", "pushes"], conflicts_with = "encoding")]
     pub optimize: Option<String>,
-    /// The SAT solver: varisat (embedded, default) or cadical (in process).
+    /// The SAT solver: varisat (embedded, default) or cadical (in process); astar uses no
+    /// SAT at all but the classical A* baseline (push-optimal, no ice; solve and bench).
     #[arg(long, default_value = "varisat", value_name = "NAME",
-          value_parser = ["varisat", "cadical"], conflicts_with = "solver_cmd")]
+          value_parser = ["varisat", "cadical", "astar"], conflicts_with = "solver_cmd")]
     pub solver: String,
     /// An outside DIMACS solver run once per k, e.g. "cadical -q" or "minisat {in} {out}"
     /// ({in}: the CNF file, appended if absent; {out}: a file the solver writes its
@@ -272,8 +273,30 @@ impl EngineArgs {
         match (&self.solver_cmd, self.solver.as_str()) {
             (Some(cmd), _) => SolverChoice::Command(cmd.clone()),
             (None, "cadical") => SolverChoice::Cadical,
+            (None, "astar") => SolverChoice::Astar,
             _ => SolverChoice::Varisat,
         }
+    }
+
+    /// Refuses choices that do not go together: the A* baseline builds no formula
+    /// (`solves` is false for `sweep`) and minimises pushes only.
+    pub fn check(&self, solves: bool) -> Result<(), String> {
+        if self.solver_choice() != SolverChoice::Astar {
+            return Ok(());
+        }
+        if !solves {
+            return Err(
+                "--solver astar is a search, not a SAT solver; sweep needs varisat or cadical"
+                    .into(),
+            );
+        }
+        if self.encoding() != EncodingKind::Pushes {
+            return Err(format!(
+                "--solver astar searches pushes only; drop --encoding {} / --optimize moves",
+                self.encoding()
+            ));
+        }
+        Ok(())
     }
 
     /// The same choice as command-line arguments (for worker processes).

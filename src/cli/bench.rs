@@ -18,6 +18,10 @@ use crate::level::Level;
 
 /// Runs `bench` and returns the exit code.
 pub fn run(args: &BenchArgs) -> i32 {
+    if let Err(e) = args.engine.check(true) {
+        eprintln!("error: {e}");
+        return super::report::EXIT_USAGE;
+    }
     let mut jobs: Vec<(&Path, Result<Level, LevelReport>)> = Vec::new();
     for path in &args.files {
         let name = path.display().to_string();

@@ -135,8 +135,11 @@ impl LevelReport {
         r.encoding = Some(o.encoding.name().to_string());
         r.solver = Some(o.solver.to_string());
         r.seconds = o.elapsed.as_secs_f64();
-        r.variables = Some(o.variables);
-        r.clauses = Some(o.clauses);
+        // The A* baseline builds no formula.
+        if o.solver != crate::astar::NAME {
+            r.variables = Some(o.variables);
+            r.clauses = Some(o.clauses);
+        }
         r.message = o.note.clone();
         r.cuts = (o.encoding == crate::encode::EncodingKind::PushesLazy).then_some(o.refinements);
         match &o.verdict {

@@ -12,9 +12,14 @@ use super::report::{EXIT_INPUT, LevelReport, Status};
 use super::worker::{ChildJob, solve_in_child};
 use crate::driver::{self, Options, Progress, SolveError};
 use crate::level::{Level, LevelError, LevelErrorKind};
+use crate::sat::SolverChoice;
 
 /// Runs the solve command and returns the exit code.
 pub fn run(args: &SolveArgs) -> i32 {
+    if let Err(e) = args.engine.check(true) {
+        eprintln!("error: {e}");
+        return super::report::EXIT_USAGE;
+    }
     let mut jobs: Vec<(String, &Path, Result<Level, LevelError>)> = Vec::new();
     let mut input_error = false;
     for path in &args.files {
@@ -138,16 +143,21 @@ fn solve_here(
         .timeout
         .filter(|_| args.worker)
         .map(|t| std::time::Instant::now() + Duration::from_secs_f64(t));
-    let backend = match args.engine.solver_choice().backend(deadline) {
-        Ok(b) => b,
-        Err(e) => {
-            let mut r =
-                LevelReport::new(name, level.number, level.title.clone(), Status::InputError);
-            r.message = Some(e);
-            return r;
+    let choice = args.engine.solver_choice();
+    let result = if choice == SolverChoice::Astar {
+        driver::solve_by_astar(level, args.max_steps, deadline, &cancel)
+    } else {
+        match choice.backend(deadline) {
+            Ok(backend) => driver::solve(level, &options(args), backend, on_progress, &cancel),
+            Err(e) => {
+                let mut r =
+                    LevelReport::new(name, level.number, level.title.clone(), Status::InputError);
+                r.message = Some(e);
+                return r;
+            }
         }
     };
-    match driver::solve(level, &options(args), backend, on_progress, &cancel) {
+    match result {
         Ok(outcome) => LevelReport::from_outcome(name, level.number, level.title.clone(), &outcome),
         Err(e) => {
             let status = match e {

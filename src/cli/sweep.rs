@@ -26,6 +26,10 @@ fn opt(x: Option<u64>) -> String {
 
 /// Runs `sweep` and returns the exit code.
 pub fn run(args: &SweepArgs) -> i32 {
+    if let Err(e) = args.engine.check(false) {
+        eprintln!("error: {e}");
+        return super::report::EXIT_USAGE;
+    }
     if args.to < args.from {
         eprintln!(
             "error: --to ({}) is smaller than --from ({})",

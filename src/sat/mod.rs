@@ -218,6 +218,9 @@ pub enum SolverChoice {
     Cadical,
     /// An outside DIMACS solver command (see [`external`]).
     Command(String),
+    /// No SAT at all: the A* search of [`crate::astar`], the classical baseline the
+    /// encodings are measured against (`solve` and `bench` only; it has no backend).
+    Astar,
 }
 
 impl SolverChoice {
@@ -227,6 +230,7 @@ impl SolverChoice {
             SolverChoice::Varisat => "varisat",
             SolverChoice::Cadical => "cadical",
             SolverChoice::Command(cmd) => cmd,
+            SolverChoice::Astar => crate::astar::NAME,
         }
     }
 
@@ -245,6 +249,11 @@ impl SolverChoice {
                 "this satsoko was built without CaDiCaL; rebuild with `--features cadical`".into(),
             ),
             SolverChoice::Command(cmd) => Ok(Box::new(external::ExternalBackend::new(cmd)?)),
+            SolverChoice::Astar => Err(
+                "astar is a search, not a SAT solver: it only solves levels (`solve`, `bench`); \
+                 pick varisat or cadical here"
+                    .into(),
+            ),
         }
     }
 }
