@@ -101,31 +101,53 @@ impl Pruning<'_> {
     }
 }
 
-/// Marks the cells the player reaches from `from` around `boxes` with `stamp` and
-/// returns the smallest one.
-fn flood(
-    level: &Level,
-    boxes: &[bool],
-    from: Cell,
-    seen: &mut [u32],
+/// The cells of the player's region, found by flood fill. Each fill gets a new stamp,
+/// so nothing needs clearing between fills.
+struct Region {
+    stamp_of: Vec<u32>,
     stamp: u32,
-    stack: &mut Vec<Cell>,
-) -> Cell {
-    stack.clear();
-    stack.push(from);
-    seen[from] = stamp;
-    let mut smallest = from;
-    while let Some(c) = stack.pop() {
-        smallest = smallest.min(c);
-        for d in Direction::ALL {
-            let n = level.neighbor(c, d);
-            if seen[n] != stamp && !level.is_wall(n) && !boxes[n] {
-                seen[n] = stamp;
-                stack.push(n);
-            }
+    stack: Vec<Cell>,
+}
+
+impl Region {
+    fn new(cells: usize) -> Region {
+        Region {
+            stamp_of: vec![0; cells],
+            stamp: 0,
+            stack: Vec::new(),
         }
     }
-    smallest
+
+    /// Fills from `from` around `boxes` and returns the smallest cell reached.
+    fn fill(&mut self, level: &Level, boxes: &[bool], from: Cell) -> Cell {
+        if self.stamp == u32::MAX {
+            // After four billion fills, start the stamps again.
+            self.stamp_of.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let stamp = self.stamp;
+        self.stack.clear();
+        self.stack.push(from);
+        self.stamp_of[from] = stamp;
+        let mut smallest = from;
+        while let Some(c) = self.stack.pop() {
+            smallest = smallest.min(c);
+            for d in Direction::ALL {
+                let n = level.neighbor(c, d);
+                if self.stamp_of[n] != stamp && !level.is_wall(n) && !boxes[n] {
+                    self.stamp_of[n] = stamp;
+                    self.stack.push(n);
+                }
+            }
+        }
+        smallest
+    }
+
+    /// Whether the last fill reached `cell`.
+    fn contains(&self, cell: Cell) -> bool {
+        self.stamp_of[cell] == self.stamp
+    }
 }
 
 /// Searches `level` (without ice; `analysis` is its static analysis) for a push-optimal
@@ -165,13 +187,11 @@ pub fn optimal_pushes(
     };
 
     let mut mask = level.initial_boxes().to_vec();
-    // Flood marks: `reach` for the expanded node, `seen` for its children.
-    let mut reach = vec![0u32; cells];
-    let mut seen = vec![0u32; cells];
-    let mut stamp = 1u32;
-    let mut stack = Vec::new();
+    // The expanded node's region, and its children's.
+    let mut reach = Region::new(cells);
+    let mut child_reach = Region::new(cells);
     let start_boxes: Box<[u16]> = level.box_cells().map(|c| c as u16).collect();
-    let start_player = flood(level, &mask, level.player(), &mut seen, stamp, &mut stack);
+    let start_player = reach.fill(level, &mask, level.player());
 
     let mut nodes = vec![Node {
         boxes: start_boxes.clone(),
@@ -207,19 +227,12 @@ pub fn optimal_pushes(
         for &b in boxes.iter() {
             mask[b as usize] = true;
         }
-        flood(
-            level,
-            &mask,
-            node.player as usize,
-            &mut reach,
-            expanded as u32,
-            &mut stack,
-        );
+        reach.fill(level, &mask, node.player as usize);
         for (i, &b) in boxes.iter().enumerate() {
             let b = b as usize;
             for (di, d) in Direction::ALL.into_iter().enumerate() {
                 let behind = level.neighbor(b, d.opposite());
-                if reach[behind] != expanded as u32 {
+                if !reach.contains(behind) {
                     continue;
                 }
                 let to = level.neighbor(b, d);
@@ -232,8 +245,7 @@ pub fn optimal_pushes(
                     let mut next: Box<[u16]> = boxes.clone();
                     next[i] = to as u16;
                     next.sort_unstable();
-                    stamp += 1;
-                    let player = flood(level, &mask, b, &mut seen, stamp, &mut stack) as u16;
+                    let player = child_reach.fill(level, &mask, b) as u16;
                     let g = pushes + 1;
                     let f = g as i64 + pruning.heuristic(&next);
                     if f > limits.max_pushes as i64 {
@@ -344,7 +356,7 @@ mod tests {
         let text = "########\n#@ $  .#\n########\n";
         assert_eq!(run(text, 2), AstarResult::NoneWithin(2));
         assert!(matches!(run(text, 3), AstarResult::Optimal(p) if p.len() == 3));
-        // The box can only go left from the corner... into the wall: dead.
+        // A box in a corner, off its goal: dead.
         assert_eq!(
             run("#####\n#.  #\n# @$#\n#####\n", 10),
             AstarResult::Unsolvable
