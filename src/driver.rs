@@ -56,10 +56,10 @@ pub struct Outcome {
     pub encoding: EncodingKind,
     /// The solver's name.
     pub solver: &'static str,
-    /// Variables in the formula at the last k.
-    pub variables: u64,
-    /// Clauses in the formula at the last k.
-    pub clauses: u64,
+    /// Variables in the formula at the last k (`None`: no formula, as with A*).
+    pub variables: Option<u64>,
+    /// Clauses in the formula at the last k (`None`: no formula).
+    pub clauses: Option<u64>,
     /// Wall-clock time from analysis to verdict.
     pub elapsed: Duration,
     /// Cuts a lazy encoding added before its plan was real.
@@ -137,8 +137,8 @@ pub fn solve(
             verdict,
             encoding: options.encoding,
             solver: backend.name(),
-            variables: stats.variables,
-            clauses: stats.clauses,
+            variables: Some(stats.variables),
+            clauses: Some(stats.clauses),
             elapsed: start.elapsed(),
             refinements: 0,
             note: note.clone(),
@@ -267,8 +267,8 @@ pub fn solve_by_astar(
         verdict,
         encoding: EncodingKind::Pushes,
         solver: astar::NAME,
-        variables: 0,
-        clauses: 0,
+        variables: None,
+        clauses: None,
         elapsed: start.elapsed(),
         refinements: 0,
         note,

@@ -135,11 +135,8 @@ impl LevelReport {
         r.encoding = Some(o.encoding.name().to_string());
         r.solver = Some(o.solver.to_string());
         r.seconds = o.elapsed.as_secs_f64();
-        // The A* baseline builds no formula.
-        if o.solver != crate::astar::NAME {
-            r.variables = Some(o.variables);
-            r.clauses = Some(o.clauses);
-        }
+        r.variables = o.variables;
+        r.clauses = o.clauses;
         r.message = o.note.clone();
         r.cuts = (o.encoding == crate::encode::EncodingKind::PushesLazy).then_some(o.refinements);
         match &o.verdict {
