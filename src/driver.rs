@@ -241,9 +241,7 @@ pub fn solve_by_astar(
             let plan = pathfind::plan_from_pushes(level, &pushes).map_err(|i| {
                 SolveError::Internal(format!("the A* plan cannot make its push {}", i + 1))
             })?;
-            plan.verify(level).map_err(|e| {
-                SolveError::Internal(format!("the A* plan {} fails replay: {e}", plan.lurd()))
-            })?;
+            replayed(level, &plan, "the A* search")?;
             Verdict::Solved {
                 k: plan.push_count(),
                 plan,
@@ -272,6 +270,17 @@ pub fn solve_by_astar(
         elapsed: start.elapsed(),
         refinements: 0,
         note,
+    })
+}
+
+/// Replays `plan` through the rules engine: the gate every plan passes before it is
+/// returned. A plan that fails is a bug of `source`, never output.
+fn replayed(level: &Level, plan: &Plan, source: &str) -> Result<(), SolveError> {
+    plan.verify(level).map(|_| ()).map_err(|e| {
+        SolveError::Internal(format!(
+            "{source} produced the plan {}, which fails replay: {e}",
+            plan.lurd()
+        ))
     })
 }
 
@@ -323,12 +332,7 @@ pub fn solve_bound(
                         )));
                     }
                 };
-                plan.verify(level).map_err(|e| {
-                    SolveError::Internal(format!(
-                        "the {kind} encoding produced the plan {} (k={k}), which fails replay: {e}",
-                        plan.lurd()
-                    ))
-                })?;
+                replayed(level, &plan, &format!("the {kind} encoding (k={k})"))?;
                 return Ok(Bound::Plan(plan, cuts));
             }
             SolveResult::Unsat => {
