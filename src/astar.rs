@@ -37,7 +37,7 @@ pub struct AstarLimits {
 
 /// How a search ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AstarResult {
+pub enum SearchAnswer {
     /// A push-optimal plan, as pushes `(box cell before the push, direction)`.
     Optimal(Vec<(Cell, Direction)>),
     /// No plan of at most this many pushes exists.
@@ -157,9 +157,9 @@ pub fn optimal_pushes(
     analysis: &Analysis,
     limits: &AstarLimits,
     cancel: &AtomicBool,
-) -> AstarResult {
+) -> SearchAnswer {
     if analysis.unsolvable.is_some() {
-        return AstarResult::Unsolvable;
+        return SearchAnswer::Unsolvable;
     }
     let cells = level.cell_count();
     let (potential, offset) = match &analysis.matching_potential {
@@ -213,14 +213,14 @@ pub fn optimal_pushes(
             continue; // a cheaper path reached this node after it was queued
         }
         if node.boxes.iter().all(|&b| level.is_goal(b as usize)) {
-            return AstarResult::Optimal(path_to(&nodes, id));
+            return SearchAnswer::Optimal(path_to(&nodes, id));
         }
         expanded += 1;
         if expanded.is_multiple_of(1024)
             && (cancel.load(Ordering::Relaxed)
                 || limits.deadline.is_some_and(|d| Instant::now() >= d))
         {
-            return AstarResult::Stopped(nodes.len());
+            return SearchAnswer::Stopped(nodes.len());
         }
         let boxes = node.boxes.clone();
         mask.fill(false);
@@ -264,7 +264,7 @@ pub fn optimal_pushes(
                             }
                             None => {
                                 if nodes.len() >= limits.max_positions {
-                                    return AstarResult::Stopped(nodes.len());
+                                    return SearchAnswer::Stopped(nodes.len());
                                 }
                                 let k = nodes.len() as u32;
                                 nodes.push(Node {
@@ -289,9 +289,9 @@ pub fn optimal_pushes(
         }
     }
     if cut_by_bound {
-        AstarResult::NoneWithin(limits.max_pushes)
+        SearchAnswer::NoneWithin(limits.max_pushes)
     } else {
-        AstarResult::Unsolvable
+        SearchAnswer::Unsolvable
     }
 }
 
@@ -323,7 +323,7 @@ mod tests {
         }
     }
 
-    fn run(text: &str, max_pushes: usize) -> AstarResult {
+    fn run(text: &str, max_pushes: usize) -> SearchAnswer {
         let level = parse_xsb("t", text).unwrap().remove(0);
         let analysis = Analysis::new(&level);
         optimal_pushes(
@@ -340,7 +340,7 @@ mod tests {
         let level = parse_xsb("t", text).unwrap().remove(0);
         let analysis = Analysis::new(&level);
         let result = optimal_pushes(&level, &analysis, &limits(50), &AtomicBool::new(false));
-        let AstarResult::Optimal(pushes) = result else {
+        let SearchAnswer::Optimal(pushes) = result else {
             panic!("no plan: {result:?}");
         };
         assert_eq!(
@@ -354,14 +354,14 @@ mod tests {
     #[test]
     fn bounds_and_dead_levels() {
         let text = "########\n#@ $  .#\n########\n";
-        assert_eq!(run(text, 2), AstarResult::NoneWithin(2));
-        assert!(matches!(run(text, 3), AstarResult::Optimal(p) if p.len() == 3));
+        assert_eq!(run(text, 2), SearchAnswer::NoneWithin(2));
+        assert!(matches!(run(text, 3), SearchAnswer::Optimal(p) if p.len() == 3));
         // A box in a corner, off its goal: dead.
         assert_eq!(
             run("#####\n#.  #\n# @$#\n#####\n", 10),
-            AstarResult::Unsolvable
+            SearchAnswer::Unsolvable
         );
         // Already solved.
-        assert_eq!(run("####\n#@*#\n####\n", 10), AstarResult::Optimal(vec![]));
+        assert_eq!(run("####\n#@*#\n####\n", 10), SearchAnswer::Optimal(vec![]));
     }
 }

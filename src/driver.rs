@@ -5,12 +5,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::analysis::Analysis;
-use crate::astar::{self, AstarLimits, AstarResult};
+use crate::astar::{self, AstarLimits, SearchAnswer};
 use crate::encode::{Decoded, Encoding, EncodingKind};
 use crate::level::Level;
 use crate::pathfind;
+use crate::pdr::{self, PdrLimits};
 use crate::plan::Plan;
-use crate::sat::{Lit, SatBackend, SolveResult};
+use crate::sat::{Lit, SatBackend, SolveResult, SolverChoice, VarisatBackend};
 
 /// What the driver is asked to do.
 #[derive(Clone, Debug)]
@@ -214,57 +215,84 @@ pub fn solve(
 /// Positions the A* baseline may store before it gives up (a few GiB at most).
 pub const ASTAR_MAX_POSITIONS: usize = 20_000_000;
 
-/// Solves `level` without SAT, by the A* baseline of [`crate::astar`] (push-optimal;
-/// levels with ice are refused). `deadline` and `cancel` stop it early. The plan is
-/// replayed like every other.
-pub fn solve_by_astar(
+/// Solves `level` push-optimally with one of the searches of its own (`choice` is
+/// `astar` or `pdr`): no unrolled formula, so the outcome has no formula size. The plan
+/// is rebuilt from the pushes with shortest walks and replayed like any other.
+pub fn solve_by_search(
     level: &Level,
+    choice: &SolverChoice,
     max_pushes: usize,
     deadline: Option<Instant>,
     cancel: &AtomicBool,
 ) -> Result<Outcome, SolveError> {
     let start = Instant::now();
+    let name = match choice {
+        SolverChoice::Astar => astar::NAME,
+        SolverChoice::Pdr => pdr::NAME,
+        other => {
+            return Err(SolveError::Internal(format!(
+                "{} is a SAT solver, not a search",
+                other.name()
+            )));
+        }
+    };
     if level.has_ice() {
-        return Err(SolveError::Unsupported(
-            "the astar baseline does not handle ice; this level has ice".into(),
-        ));
+        return Err(SolveError::Unsupported(format!(
+            "the {name} search does not handle ice; this level has ice"
+        )));
     }
     let analysis = Analysis::new(level);
-    let limits = AstarLimits {
-        max_pushes,
-        max_positions: ASTAR_MAX_POSITIONS,
-        deadline,
-    };
     let mut note = None;
-    let verdict = match astar::optimal_pushes(level, &analysis, &limits, cancel) {
-        AstarResult::Optimal(pushes) => {
+    let result = if *choice == SolverChoice::Astar {
+        let limits = AstarLimits {
+            max_pushes,
+            max_positions: ASTAR_MAX_POSITIONS,
+            deadline,
+        };
+        let result = astar::optimal_pushes(level, &analysis, &limits, cancel);
+        if let SearchAnswer::Stopped(positions) = result
+            && positions >= ASTAR_MAX_POSITIONS
+        {
+            note = Some(format!("A* stopped after storing {positions} positions"));
+        }
+        result
+    } else {
+        let limits = PdrLimits {
+            max_pushes,
+            deadline,
+        };
+        let solver = Box::new(VarisatBackend::new());
+        let (result, stats) = pdr::optimal_pushes(level, &analysis, solver, &limits, cancel);
+        note = Some(format!(
+            "{} queries, {} lemmas",
+            stats.queries, stats.lemmas
+        ));
+        result
+    };
+    let verdict = match result {
+        SearchAnswer::Optimal(pushes) => {
             let plan = pathfind::plan_from_pushes(level, &pushes).map_err(|i| {
-                SolveError::Internal(format!("the A* plan cannot make its push {}", i + 1))
+                SolveError::Internal(format!("the {name} plan cannot make its push {}", i + 1))
             })?;
-            replayed(level, &plan, "the A* search")?;
+            replayed(level, &plan, &format!("the {name} search"))?;
             Verdict::Solved {
                 k: plan.push_count(),
                 plan,
                 optimal: Some("pushes"),
             }
         }
-        AstarResult::NoneWithin(bound) => Verdict::NoPlan { bound },
-        AstarResult::Unsolvable => Verdict::Unsolvable {
+        SearchAnswer::NoneWithin(bound) => Verdict::NoPlan { bound },
+        SearchAnswer::Unsolvable => Verdict::Unsolvable {
             reason: analysis.unsolvable.clone().unwrap_or_else(|| {
                 "the search ran out of positions that are not deadlocks".to_string()
             }),
         },
-        AstarResult::Stopped(positions) => {
-            if positions >= ASTAR_MAX_POSITIONS {
-                note = Some(format!("A* stopped after storing {positions} positions"));
-            }
-            Verdict::Cancelled
-        }
+        SearchAnswer::Stopped(_) => Verdict::Cancelled,
     };
     Ok(Outcome {
         verdict,
         encoding: EncodingKind::Pushes,
-        solver: astar::NAME,
+        solver: name,
         variables: None,
         clauses: None,
         elapsed: start.elapsed(),

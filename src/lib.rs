@@ -12,6 +12,7 @@ pub mod driver;
 pub mod encode;
 pub mod level;
 pub mod pathfind;
+pub mod pdr;
 pub mod plan;
 pub mod rules;
 pub mod sat;

@@ -1404,60 +1404,67 @@ fn non_finite_timeouts_are_handled() {
     assert_eq!(run.code, 2, "--timeout nan\n{run:?}");
 }
 
+/// The searches of their own: the A* baseline and the property-directed search.
+const SEARCHES: [&str; 2] = ["astar", "pdr"];
+
 #[test]
-fn astar_baseline_solves_push_optimally_and_builds_no_formula() {
-    let run = expect_code(
-        &[MICROBAN, "--level", "1-3", "--solver", "astar", "--json"],
-        0,
-    );
+fn searches_solve_push_optimally_and_build_no_formula() {
     let sat = solved_lines_without_seconds(&[MICROBAN, "--level", "1-3"]);
-    for (v, s) in json_lines(&run).iter().zip(&sat) {
-        assert_eq!(v["solver"], "astar", "{v}");
-        assert_eq!(v["optimal"], "pushes", "{v}");
-        assert_eq!(v["pushes"], s["pushes"], "same optimum as SAT: {v} {s}");
-        assert!(v.get("variables").is_none_or(Value::is_null), "{v}");
-        assert_verifies(MICROBAN, u64_field(v, "level"), str_field(v, "solution"));
+    for search in SEARCHES {
+        let run = expect_code(
+            &[MICROBAN, "--level", "1-3", "--solver", search, "--json"],
+            0,
+        );
+        for (v, s) in json_lines(&run).iter().zip(&sat) {
+            assert_eq!(v["solver"], search, "{v}");
+            assert_eq!(v["optimal"], "pushes", "{v}");
+            assert_eq!(v["pushes"], s["pushes"], "same optimum as SAT: {v} {s}");
+            assert!(v.get("variables").is_none_or(Value::is_null), "{v}");
+            assert_verifies(MICROBAN, u64_field(v, "level"), str_field(v, "solution"));
+        }
+        // Unsolvable levels and too small bounds get the usual verdicts and exit codes.
+        expect_code(&[UNSOLVABLE, "--solver", search], 3);
+        expect_code(
+            &[
+                MICROBAN,
+                "--level",
+                "1",
+                "--solver",
+                search,
+                "--max-steps",
+                "7",
+            ],
+            4,
+        );
     }
-    // Unsolvable levels and too small bounds get the usual verdicts and exit codes.
-    expect_code(&[UNSOLVABLE, "--solver", "astar"], 3);
-    expect_code(
-        &[
-            MICROBAN,
-            "--level",
-            "1",
-            "--solver",
-            "astar",
-            "--max-steps",
-            "7",
-        ],
-        4,
-    );
 }
 
 #[test]
-fn astar_baseline_refuses_what_it_cannot_do() {
-    // No formula to sweep, no move-optimal search: usage errors, before any output.
-    for args in [
-        &[
-            "sweep", MICROBAN, "--from", "1", "--to", "2", "--solver", "astar",
-        ][..],
-        &[MICROBAN, "--solver", "astar", "--optimize", "moves"],
-        &[
-            "bench",
-            MICROBAN,
-            "--timeout",
-            "1",
-            "--solver",
-            "astar",
-            "--encoding",
-            "moves",
-        ],
-    ] {
-        let run = expect_code(args, 2);
-        assert_eq!(run.stdout, "", "{run:?}");
-        assert!(run.stderr.contains("astar"), "{run:?}");
+fn searches_refuse_what_they_cannot_do() {
+    for search in SEARCHES {
+        // No formula to sweep, no move-optimal search: usage errors, before any output.
+        for args in [
+            &[
+                "sweep", MICROBAN, "--from", "1", "--to", "2", "--solver", search,
+            ][..],
+            &[MICROBAN, "--solver", search, "--optimize", "moves"],
+            &[
+                "bench",
+                MICROBAN,
+                "--timeout",
+                "1",
+                "--solver",
+                search,
+                "--encoding",
+                "moves",
+            ],
+        ] {
+            let run = expect_code(args, 2);
+            assert_eq!(run.stdout, "", "{run:?}");
+            assert!(run.stderr.contains(search), "{run:?}");
+        }
+        // Ice is not modelled: an input error naming the reason.
+        let run = expect_code(&[ICE, "--level", "1", "--solver", search], 1);
+        assert!(run.stderr.contains("ice"), "{run:?}");
     }
-    // Ice is not modelled: an input error naming the reason.
-    let run = expect_code(&[ICE, "--level", "1", "--solver", "astar"], 1);
-    assert!(run.stderr.contains("ice"), "{run:?}");
 }

@@ -10,7 +10,7 @@ use common::{GenOptions, Rng, random_level};
 use satsoko::driver::{self, Options, Outcome, Verdict};
 use satsoko::encode::EncodingKind;
 use satsoko::level::{Level, parse_xsb};
-use satsoko::sat::VarisatBackend;
+use satsoko::sat::{SolverChoice, VarisatBackend};
 use satsoko::search::{SearchResult, shortest_moves, shortest_pushes};
 
 /// State limit of the brute-force search.
@@ -38,7 +38,14 @@ fn run_driver(
 
 /// The A* baseline on one level, reported like the driver.
 fn run_astar(level: &Level, bound: usize) -> Result<Outcome, driver::SolveError> {
-    driver::solve_by_astar(level, bound, None, &AtomicBool::new(false))
+    let choice = SolverChoice::Astar;
+    driver::solve_by_search(level, &choice, bound, None, &AtomicBool::new(false))
+}
+
+/// The property-directed search on one level, reported like the driver.
+fn run_pdr(level: &Level, bound: usize) -> Result<Outcome, driver::SolveError> {
+    let choice = SolverChoice::Pdr;
+    driver::solve_by_search(level, &choice, bound, None, &AtomicBool::new(false))
 }
 
 fn check_encoding(encoding: EncodingKind, seed: u64, count: usize, bound: usize, opts: GenOptions) {
@@ -342,6 +349,28 @@ fn astar_baseline_matches_push_bfs() {
     }
 }
 
+#[test]
+fn pdr_search_matches_push_bfs() {
+    // Lemmas generalise what one query refutes to every position that matches them, so
+    // an over-general lemma would show here as a missed or longer plan.
+    for (seed, wall_percent, extra_size) in [(14, 10, 0), (15, 20, 2)] {
+        let opts = GenOptions {
+            max_boxes: 4,
+            wall_percent,
+            ice_percent: 0,
+            extra_size,
+        };
+        check_engine(
+            EncodingKind::Pushes,
+            &run_pdr,
+            seed,
+            600,
+            14 + extra_size,
+            opts,
+        );
+    }
+}
+
 /// Microban levels the default solves in well under a second (0.2 s or less in the
 /// session 3 benchmark): the SAT driver and the A* baseline must give the same optimum.
 const QUICK_MICROBAN: [usize; 76] = [
@@ -368,4 +397,31 @@ fn pushes_encoding_matches_astar_on_quick_microban_levels() {
             (a, b) => panic!("Microban {n}: SAT {a:?}, A* {b:?}"),
         }
     }
+}
+
+#[test]
+fn pdr_search_matches_astar_on_microban() {
+    // Real levels with up to 10 boxes; a level the search does not finish in 2 s is
+    // skipped (none did in session 5), a different answer is not.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
+        .expect("bundled Microban");
+    let levels = parse_xsb("microban", &text).unwrap();
+    let mut compared = 0;
+    for n in QUICK_MICROBAN {
+        let level = &levels[n - 1];
+        let search = run_astar(level, 300).unwrap();
+        let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(2));
+        let choice = SolverChoice::Pdr;
+        let pdr = driver::solve_by_search(level, &choice, 300, deadline, &AtomicBool::new(false))
+            .unwrap();
+        match (&pdr.verdict, &search.verdict) {
+            (Verdict::Cancelled, _) => {}
+            (Verdict::Solved { k, .. }, Verdict::Solved { plan, .. }) => {
+                assert_eq!(*k, plan.push_count(), "Microban {}", level.number);
+                compared += 1;
+            }
+            (a, b) => panic!("Microban {}: pdr {a:?}, A* {b:?}", level.number),
+        }
+    }
+    assert!(compared >= 70, "only {compared} levels compared");
 }

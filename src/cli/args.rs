@@ -249,7 +249,7 @@ pub struct EngineArgs {
     /// The SAT solver: varisat (embedded, default) or cadical (in process); astar uses no
     /// SAT at all but the classical A* baseline (push-optimal, no ice; solve and bench).
     #[arg(long, default_value = "varisat", value_name = "NAME",
-          value_parser = ["varisat", "cadical", "astar"], conflicts_with = "solver_cmd")]
+          value_parser = ["varisat", "cadical", "astar", "pdr"], conflicts_with = "solver_cmd")]
     pub solver: String,
     /// An outside DIMACS solver run once per k, e.g. "cadical -q" or "minisat {in} {out}"
     /// ({in}: the CNF file, appended if absent; {out}: a file the solver writes its
@@ -274,6 +274,7 @@ impl EngineArgs {
             (Some(cmd), _) => SolverChoice::Command(cmd.clone()),
             (None, "cadical") => SolverChoice::Cadical,
             (None, "astar") => SolverChoice::Astar,
+            (None, "pdr") => SolverChoice::Pdr,
             _ => SolverChoice::Varisat,
         }
     }
@@ -281,18 +282,20 @@ impl EngineArgs {
     /// Refuses choices that do not go together: the A* baseline builds no formula
     /// (`solves` is false for `sweep`) and minimises pushes only.
     pub fn check(&self, solves: bool) -> Result<(), String> {
-        if self.solver_choice() != SolverChoice::Astar {
+        let choice = self.solver_choice();
+        if !choice.is_search() {
             return Ok(());
         }
+        let name = choice.name();
         if !solves {
-            return Err(
-                "--solver astar is a search, not a SAT solver; sweep needs varisat or cadical"
-                    .into(),
-            );
+            return Err(format!(
+                "--solver {name} is a search of its own, not a solver for the unrolled \
+                 formula; sweep needs varisat or cadical"
+            ));
         }
         if self.encoding() != EncodingKind::Pushes {
             return Err(format!(
-                "--solver astar searches pushes only; drop --encoding {} / --optimize moves",
+                "--solver {name} searches pushes only; drop --encoding {} / --optimize moves",
                 self.encoding()
             ));
         }

@@ -12,7 +12,6 @@ use super::report::{EXIT_INPUT, LevelReport, Status};
 use super::worker::{ChildJob, solve_in_child};
 use crate::driver::{self, Options, Progress, SolveError};
 use crate::level::{Level, LevelError, LevelErrorKind};
-use crate::sat::SolverChoice;
 
 /// Runs the solve command and returns the exit code.
 pub fn run(args: &SolveArgs) -> i32 {
@@ -144,8 +143,8 @@ fn solve_here(
         .filter(|_| args.worker)
         .map(|t| std::time::Instant::now() + Duration::from_secs_f64(t));
     let choice = args.engine.solver_choice();
-    let result = if choice == SolverChoice::Astar {
-        driver::solve_by_astar(level, args.max_steps, deadline, &cancel)
+    let result = if choice.is_search() {
+        driver::solve_by_search(level, &choice, args.max_steps, deadline, &cancel)
     } else {
         match choice.backend(deadline) {
             Ok(backend) => driver::solve(level, &options(args), backend, on_progress, &cancel),

@@ -21,6 +21,7 @@ pub struct CadicalBackend {
     counter: Counter,
     assumptions: Vec<Lit>,
     assumptions_used: bool,
+    failed: Vec<Lit>,
 }
 
 impl CadicalBackend {
@@ -33,6 +34,7 @@ impl CadicalBackend {
             counter: Counter::default(),
             assumptions: Vec::new(),
             assumptions_used: true,
+            failed: Vec::new(),
         }
     }
 }
@@ -61,9 +63,12 @@ impl SatBackend for CadicalBackend {
         {
             Some(true) => SolveResult::Sat,
             Some(false) => {
-                self.assumptions_used = assumptions
+                self.failed = assumptions
                     .iter()
-                    .any(|l| self.solver.failed(l.to_dimacs()));
+                    .copied()
+                    .filter(|l| self.solver.failed(l.to_dimacs()))
+                    .collect();
+                self.assumptions_used = !self.failed.is_empty();
                 SolveResult::Unsat
             }
             None => SolveResult::Unknown,
@@ -76,6 +81,10 @@ impl SatBackend for CadicalBackend {
 
     fn assumptions_used(&self) -> bool {
         self.assumptions_used
+    }
+
+    fn failed_assumptions(&self) -> Option<&[Lit]> {
+        Some(&self.failed)
     }
 
     fn stats(&self) -> SolverStats {

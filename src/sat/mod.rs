@@ -174,6 +174,11 @@ pub trait SatBackend: ClauseSink {
     /// After [`SolveResult::Unsat`]: whether the assumptions took part in the refutation.
     /// `false` means the clauses alone are unsatisfiable.
     fn assumptions_used(&self) -> bool;
+    /// After [`SolveResult::Unsat`]: assumptions (as given, or their variables) enough
+    /// for the refutation, if the backend names them.
+    fn failed_assumptions(&self) -> Option<&[Lit]> {
+        None
+    }
     /// Counters.
     fn stats(&self) -> SolverStats;
     /// After [`SolveResult::Unknown`]: why, if the solver failed rather than was stopped.
@@ -221,6 +226,10 @@ pub enum SolverChoice {
     /// No SAT at all: the A* search of [`crate::astar`], the classical baseline the
     /// encodings are measured against (`solve` and `bench` only; it has no backend).
     Astar,
+    /// The property-directed search of [`crate::pdr`]: varisat asked one push at a time,
+    /// with lemmas that hold at every step (`solve` and `bench` only; it builds its own
+    /// solver).
+    Pdr,
 }
 
 impl SolverChoice {
@@ -231,7 +240,14 @@ impl SolverChoice {
             SolverChoice::Cadical => "cadical",
             SolverChoice::Command(cmd) => cmd,
             SolverChoice::Astar => crate::astar::NAME,
+            SolverChoice::Pdr => crate::pdr::NAME,
         }
+    }
+
+    /// Whether this is a search of its own (`astar`, `pdr`) rather than a SAT solver for
+    /// the unrolled encodings.
+    pub fn is_search(&self) -> bool {
+        matches!(self, SolverChoice::Astar | SolverChoice::Pdr)
     }
 
     /// Creates the backend. `deadline` stops backends that can be interrupted.
@@ -249,11 +265,11 @@ impl SolverChoice {
                 "this satsoko was built without CaDiCaL; rebuild with `--features cadical`".into(),
             ),
             SolverChoice::Command(cmd) => Ok(Box::new(external::ExternalBackend::new(cmd)?)),
-            SolverChoice::Astar => Err(
-                "astar is a search, not a SAT solver: it only solves levels (`solve`, `bench`); \
-                 pick varisat or cadical here"
-                    .into(),
-            ),
+            SolverChoice::Astar | SolverChoice::Pdr => Err(format!(
+                "{} is a search of its own, not a solver for the unrolled formula: it only \
+                 solves levels (`solve`, `bench`); pick varisat or cadical here",
+                self.name()
+            )),
         }
     }
 }

@@ -10,6 +10,7 @@ pub struct VarisatBackend {
     counter: Counter,
     model: Vec<bool>,
     assumptions_used: bool,
+    failed: Vec<Lit>,
     buffer: Vec<varisat::Lit>,
 }
 
@@ -39,6 +40,7 @@ impl VarisatBackend {
             counter: Counter::default(),
             model: Vec::new(),
             assumptions_used: true,
+            failed: Vec::new(),
             buffer: Vec::new(),
         }
     }
@@ -81,10 +83,14 @@ impl SatBackend for VarisatBackend {
                 SolveResult::Sat
             }
             Ok(false) => {
-                self.assumptions_used = self
+                self.failed = self
                     .solver
                     .failed_core()
-                    .is_some_and(|core| !core.is_empty());
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|l| Lit::from_dimacs(l.to_dimacs() as i32).expect("not 0"))
+                    .collect();
+                self.assumptions_used = !self.failed.is_empty();
                 SolveResult::Unsat
             }
             Err(_) => SolveResult::Unknown,
@@ -98,6 +104,10 @@ impl SatBackend for VarisatBackend {
 
     fn assumptions_used(&self) -> bool {
         self.assumptions_used
+    }
+
+    fn failed_assumptions(&self) -> Option<&[Lit]> {
+        Some(&self.failed)
     }
 
     fn stats(&self) -> SolverStats {

@@ -1,0 +1,638 @@
+//! Property-directed search over push positions: SAT with memory across steps.
+//!
+//! The time-indexed encodings give every variable a step, so what the solver learns
+//! about a hopeless position at step t does not apply at step t + 1. This search asks
+//! the SAT solver about **one push at a time**, on a formula with no steps: a current
+//! position, one push, and the next position. What it learns is a *lemma*: a partial
+//! position (some cells with a box, some without, maybe the player's side) that cannot
+//! reach the goal within `i` pushes. A lemma holds wherever the position occurs, so it
+//! is the memory the time-indexed formula lacks. This is the frame structure of
+//! property-directed reachability (IC3/PDR), run from the goal's side: frame `F_i` holds
+//! the positions that might still reach the goal within `i` pushes.
+//!
+//! The search is a depth-first descent from the start with bound `k` (the driver's
+//! lower bound, then `k + 2`, ...). At a position `s` with `i` pushes left, the solver
+//! is asked for a push from `s` to a position in `F_{i-1}`. If there is none, the
+//! failed assumptions name the part of `s` that matters, and that part becomes a lemma
+//! of frame `i`. Otherwise the search descends into the position found.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::analysis::Analysis;
+use crate::astar::SearchAnswer;
+use crate::level::{Cell, Direction, Level};
+use crate::sat::{Lit, SatBackend, SolveResult, Term, cnf};
+
+/// Limits of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct PdrLimits {
+    /// Plans longer than this many pushes are not looked for.
+    pub max_pushes: usize,
+    /// Wall-clock time after which the search gives up.
+    pub deadline: Option<Instant>,
+}
+
+/// Counters of one search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PdrStats {
+    /// Solver calls.
+    pub queries: u64,
+    /// Lemmas learned.
+    pub lemmas: u64,
+    /// Literals in all lemmas.
+    pub lemma_literals: u64,
+    /// Lemmas dropped for the heuristic: a push to a position too far from the goal.
+    pub heuristic_lemmas: u64,
+}
+
+/// The name reports give this search where they name a SAT solver.
+pub const NAME: &str = "pdr";
+
+/// One push variable.
+struct PushVar {
+    lit: Lit,
+    from: Cell,
+    dir: Direction,
+}
+
+/// A position: the box mask and the smallest cell of the player's region.
+#[derive(Clone)]
+struct Position {
+    boxes: Vec<bool>,
+    player: Cell,
+}
+
+/// The search was stopped by the deadline or from outside.
+struct Stopped;
+
+/// What an assumption about the current position says.
+#[derive(Clone, Copy)]
+enum Fact {
+    /// `box_at(c)` (or its negation).
+    Box(Cell),
+    /// "the player can reach `c`" (or its negation).
+    Reach(Cell),
+}
+
+/// The one-push formula and the lemmas learned so far.
+struct Frames<'a> {
+    level: &'a Level,
+    analysis: &'a Analysis,
+    solver: Box<dyn SatBackend>,
+    /// `box_at(c)` of the current position.
+    box_now: Vec<Term>,
+    /// `box_at(c)` after the push.
+    box_next: Vec<Term>,
+    /// "the player can reach `c`" in the current position, for cells a push starts
+    /// from; always assumed, with the value a flood fill gives.
+    reach_now: Vec<Option<Lit>>,
+    /// "the player can reach `c`" after the push: closed under walking onto free cells,
+    /// so never smaller than the truth.
+    reach_next: Vec<Option<Lit>>,
+    /// The fact each current-position variable states, by variable number.
+    fact_of: Vec<Option<Fact>>,
+    pushes: Vec<PushVar>,
+    /// `frame[i]`: the literal that switches on the lemmas of frame `i`.
+    frame: Vec<Lit>,
+    /// Heuristic per cell and offset (a lower bound on the pushes left).
+    potential: Vec<i64>,
+    offset: i64,
+    stats: PdrStats,
+    /// Whether the last refutation holds for any number of pushes.
+    last_refutation_dead: bool,
+    /// Flood fill: the cell each reached cell was first reached from.
+    came_from: Vec<Option<Cell>>,
+}
+
+impl<'a> Frames<'a> {
+    fn new(
+        level: &'a Level,
+        analysis: &'a Analysis,
+        mut solver: Box<dyn SatBackend>,
+    ) -> Frames<'a> {
+        let cells = level.cell_count();
+        let region = &analysis.region;
+        let movable = |c: Cell| region[c] && analysis.live[c];
+        let mut fact_of = vec![None];
+        let mut box_now = vec![Term::FALSE; cells];
+        let mut box_next = vec![Term::FALSE; cells];
+        for c in 0..cells {
+            if movable(c) {
+                box_now[c] = Term::Lit(solver.new_var());
+                fact_of.push(Some(Fact::Box(c)));
+                box_next[c] = Term::Lit(solver.new_var());
+                fact_of.push(None);
+            } else {
+                // Boxes outside the region never move; dead cells never hold one.
+                let fixed = Term::Const(!region[c] && level.has_initial_box(c));
+                box_now[c] = fixed;
+                box_next[c] = fixed;
+            }
+        }
+        let mut pushes = Vec::new();
+        let mut reach_now = vec![None; cells];
+        for c in (0..cells).filter(|&c| movable(c)) {
+            for dir in Direction::ALL {
+                let to = level.neighbor(c, dir);
+                let behind = level.neighbor(c, dir.opposite());
+                if movable(to) && region[behind] {
+                    let lit = solver.new_var();
+                    fact_of.push(None);
+                    pushes.push(PushVar { lit, from: c, dir });
+                    if reach_now[behind].is_none() {
+                        reach_now[behind] = Some(solver.new_var());
+                        fact_of.push(Some(Fact::Reach(behind)));
+                    }
+                }
+            }
+        }
+        let mut reach_next = vec![None; cells];
+        for c in (0..cells).filter(|&c| region[c]) {
+            reach_next[c] = Some(solver.new_var());
+            fact_of.push(None);
+        }
+        let terms: Vec<Term> = pushes.iter().map(|p| Term::Lit(p.lit)).collect();
+        cnf::exactly_one(&mut *solver, &terms);
+        let mut into = vec![Vec::new(); cells];
+        let mut out_of = vec![Vec::new(); cells];
+        for p in &pushes {
+            let to = level.neighbor(p.from, p.dir);
+            let behind = level.neighbor(p.from, p.dir.opposite());
+            let push = Term::Lit(p.lit);
+            // The player reaches the cell behind the box, the box is there and its
+            // target is free; afterwards the box has moved and the player stands where
+            // it was.
+            let behind_reached = Term::Lit(reach_now[behind].expect("made above"));
+            solver.clause(&[!push, behind_reached]);
+            solver.clause(&[!push, box_now[p.from]]);
+            solver.clause(&[!push, !box_now[to]]);
+            solver.clause(&[!push, !box_next[p.from]]);
+            solver.clause(&[!push, box_next[to]]);
+            solver.clause(&[!push, Term::Lit(reach_next[p.from].expect("region cell"))]);
+            into[to].push(Term::Lit(p.lit));
+            out_of[p.from].push(Term::Lit(p.lit));
+        }
+        for c in (0..cells).filter(|&c| movable(c)) {
+            // A box stays unless pushed away; a box appears only if pushed in.
+            let mut stays = vec![!box_now[c], box_next[c]];
+            stays.extend(&out_of[c]);
+            solver.clause(&stays);
+            let mut appears = vec![!box_next[c], box_now[c]];
+            appears.extend(&into[c]);
+            solver.clause(&appears);
+        }
+        for c in 0..cells {
+            let Some(r) = reach_next[c] else { continue };
+            for dir in Direction::ALL {
+                if let Some(rn) = reach_next[level.neighbor(c, dir)] {
+                    let n = level.neighbor(c, dir);
+                    solver.clause(&[Term::Lit(!r), box_next[n], Term::Lit(rn)]);
+                }
+            }
+        }
+        // Deadlocks no position on the way to the goal holds.
+        for block in &analysis.freeze_blocks {
+            let clause: Vec<Term> = block.iter().map(|&c| !box_next[c]).collect();
+            solver.clause(&clause);
+        }
+        for (a, b, cost) in analysis.pair_table.pairs() {
+            if cost.is_none() {
+                solver.clause(&[!box_next[a], !box_next[b]]);
+            }
+        }
+        for t in &analysis.dead_triples {
+            solver.clause(&[!box_next[t[0]], !box_next[t[1]], !box_next[t[2]]]);
+        }
+        let (potential, offset) = match &analysis.matching_potential {
+            Some(m) => (m.cell.iter().map(|p| p.unwrap_or(0)).collect(), m.offset),
+            None => (
+                (0..cells)
+                    .map(|c| analysis.pushes_to_goal[c] as i64)
+                    .collect(),
+                0,
+            ),
+        };
+        Frames {
+            level,
+            analysis,
+            solver,
+            box_now,
+            box_next,
+            reach_now,
+            reach_next,
+            fact_of,
+            pushes,
+            frame: Vec::new(),
+            potential,
+            offset,
+            stats: PdrStats::default(),
+            last_refutation_dead: false,
+            came_from: vec![None; cells],
+        }
+    }
+
+    /// The literal of frame `i`, created with its fixed lemmas on first use: frame 0 is
+    /// the goal, and frame `i` forbids a box on a cell that needs more than `i` pushes.
+    fn frame(&mut self, i: usize) -> Lit {
+        while self.frame.len() <= i {
+            let j = self.frame.len();
+            let on = Term::Lit(self.solver.new_var());
+            self.fact_of.push(None);
+            for c in 0..self.level.cell_count() {
+                if j == 0 && self.level.is_goal(c) {
+                    self.solver.clause(&[!on, self.box_next[c]]);
+                } else if self.analysis.region[c] && self.analysis.pushes_to_goal[c] as usize > j {
+                    self.solver.clause(&[!on, !self.box_next[c]]);
+                }
+            }
+            self.frame.push(on.lit().expect("a variable"));
+        }
+        self.frame[i]
+    }
+
+    /// A lower bound on the pushes `boxes` need: the larger of the matching potential
+    /// and the sum of the boxes' own distances.
+    fn heuristic(&self, boxes: &[bool]) -> i64 {
+        let own: i64 = (0..boxes.len())
+            .filter(|&c| boxes[c] && self.movable(c))
+            .map(|c| self.analysis.pushes_to_goal[c] as i64)
+            .sum();
+        self.potential_of(boxes).max(own)
+    }
+
+    /// The matching potential of `boxes` (the own distances' sum where the level has
+    /// none).
+    fn potential_of(&self, boxes: &[bool]) -> i64 {
+        self.offset
+            + (0..boxes.len())
+                .filter(|&c| boxes[c] && self.movable(c))
+                .map(|c| self.potential[c])
+                .sum::<i64>()
+    }
+
+    fn movable(&self, c: Cell) -> bool {
+        self.analysis.region[c] && self.analysis.live[c]
+    }
+
+    /// The least potential of a position with `count` boxes on movable cells that has a
+    /// box wherever `used` says `Some(true)` and none where it says `Some(false)`.
+    fn least_potential(&self, used: &[Option<bool>], count: usize) -> i64 {
+        let mut fixed = self.offset;
+        let mut placed = 0;
+        let mut free = Vec::new();
+        for c in (0..used.len()).filter(|&c| self.movable(c)) {
+            match used[c] {
+                Some(true) => {
+                    fixed += self.potential[c];
+                    placed += 1;
+                }
+                Some(false) => {}
+                None => free.push(self.potential[c]),
+            }
+        }
+        free.sort_unstable();
+        fixed + free.iter().take(count.saturating_sub(placed)).sum::<i64>()
+    }
+
+    /// Flood fill from `from` around `boxes`, leaving in `came_from` how each cell was
+    /// reached; returns the smallest cell reached.
+    fn fill(&mut self, boxes: &[bool], from: Cell) -> Cell {
+        self.came_from.fill(None);
+        let mut queue = std::collections::VecDeque::from([from]);
+        self.came_from[from] = Some(from);
+        let mut smallest = from;
+        while let Some(c) = queue.pop_front() {
+            smallest = smallest.min(c);
+            for d in Direction::ALL {
+                let n = self.level.neighbor(c, d);
+                if self.came_from[n].is_none() && !self.level.is_wall(n) && !boxes[n] {
+                    self.came_from[n] = Some(c);
+                    queue.push_back(n);
+                }
+            }
+        }
+        smallest
+    }
+
+    fn is_goal(&self, s: &Position) -> bool {
+        self.level.goal_cells().all(|g| s.boxes[g])
+    }
+
+    /// Searches from `s` for a plan of at most `i` pushes.
+    fn search(
+        &mut self,
+        s: &Position,
+        i: usize,
+        deadline: Option<Instant>,
+        cancel: &AtomicBool,
+    ) -> Result<Option<Vec<(Cell, Direction)>>, Stopped> {
+        if self.is_goal(s) {
+            return Ok(Some(Vec::new()));
+        }
+        if i == 0 {
+            return Ok(None);
+        }
+        loop {
+            if cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Stopped);
+            }
+            // Assumptions: the position (boxes and where the player can get to), then
+            // the frames the next position must be in (a lemma of frame j holds in
+            // every frame below j).
+            self.fill(&s.boxes, s.player);
+            let mut assumptions: Vec<Lit> = Vec::new();
+            for c in 0..self.level.cell_count() {
+                if let Term::Lit(l) = self.box_now[c] {
+                    assumptions.push(if s.boxes[c] { l } else { !l });
+                }
+                if let Some(l) = self.reach_now[c] {
+                    assumptions.push(if self.came_from[c].is_some() { l } else { !l });
+                }
+            }
+            let top = self.frame.len().max(i);
+            for j in (i - 1)..top {
+                let f = self.frame(j);
+                assumptions.push(f);
+            }
+            // Pushes after which the potential alone says more than i - 1 pushes are
+            // left are barred outright, which saves one query each.
+            let potential = self.potential_of(&s.boxes);
+            let mut barred = Vec::new();
+            for (n, p) in self.pushes.iter().enumerate() {
+                let to = self.level.neighbor(p.from, p.dir);
+                if s.boxes[p.from] && !s.boxes[to] {
+                    let change = self.potential[to] - self.potential[p.from];
+                    if potential + change > i as i64 - 1 {
+                        assumptions.push(!p.lit);
+                        barred.push(n);
+                    }
+                }
+            }
+            self.stats.queries += 1;
+            match self.solver.solve(&assumptions) {
+                SolveResult::Unknown => return Err(Stopped),
+                SolveResult::Unsat => {
+                    let (cube, dead) = self.explain(s, i, &barred);
+                    // A refutation that used no frame holds for every number of pushes.
+                    self.add_lemma(&cube, (!dead).then_some(i));
+                    self.last_refutation_dead = dead;
+                    return Ok(None);
+                }
+                SolveResult::Sat => {
+                    let p = self
+                        .pushes
+                        .iter()
+                        .find(|p| self.solver.value(p.lit))
+                        .expect("exactly one push");
+                    let (from, dir) = (p.from, p.dir);
+                    let to = self.level.neighbor(from, dir);
+                    let mut boxes = s.boxes.clone();
+                    boxes[from] = false;
+                    boxes[to] = true;
+                    let h = self.heuristic(&boxes);
+                    if h > i as i64 - 1 {
+                        // Too far from the goal for frame i - 1: that is a lemma of
+                        // frame h - 1 about exactly these boxes.
+                        let cube: Vec<Lit> = (0..boxes.len())
+                            .filter(|&c| boxes[c])
+                            .filter_map(|c| self.box_next[c].lit())
+                            .collect();
+                        self.add_lemma(&cube, Some(h as usize - 1));
+                        self.stats.heuristic_lemmas += 1;
+                        continue;
+                    }
+                    let player = self.fill(&boxes, from);
+                    let next = Position { boxes, player };
+                    if let Some(mut plan) = self.search(&next, i - 1, deadline, cancel)? {
+                        plan.insert(0, (from, dir));
+                        return Ok(Some(plan));
+                    }
+                }
+            }
+        }
+    }
+
+    /// After an UNSAT query about `s`: the part of `s` that the refutation used, as
+    /// literals on the position after the push (where lemmas are checked). `came_from`
+    /// still holds the flood fill of `s`.
+    /// Also says whether the refutation used no frame and no barred push, so the
+    /// lemma holds whatever the number of pushes left.
+    fn explain(&mut self, s: &Position, i: usize, barred: &[usize]) -> (Vec<Lit>, bool) {
+        let core = self
+            .solver
+            .failed_assumptions()
+            .map(|c| c.to_vec())
+            .unwrap_or_default();
+        let in_core: std::collections::HashSet<u32> = core.iter().map(|l| l.var()).collect();
+        let mut dead = !self.frame.iter().any(|f| in_core.contains(&f.var()));
+        let mut boxes_used = vec![None; s.boxes.len()];
+        let mut player_used = false;
+        let mut walled_in = false;
+        for l in core {
+            match self.fact_of.get(l.var() as usize).copied().flatten() {
+                Some(Fact::Box(c)) => boxes_used[c] = Some(s.boxes[c]),
+                Some(Fact::Reach(c)) => {
+                    player_used = true;
+                    if self.came_from[c].is_some() {
+                        // Reachable: the cells of the walk there are free.
+                        let mut at = c;
+                        while at != s.player {
+                            boxes_used[at] = Some(false);
+                            at = self.came_from[at].expect("reached");
+                        }
+                    } else {
+                        walled_in = true;
+                    }
+                }
+                None => {}
+            }
+        }
+        // Barred pushes the refutation used: keep enough of the boxes that every
+        // position matching the lemma has the potential to bar them too.
+        let least_change = barred
+            .iter()
+            .map(|&n| &self.pushes[n])
+            .filter(|p| in_core.contains(&p.lit.var()))
+            .map(|p| self.potential[self.level.neighbor(p.from, p.dir)] - self.potential[p.from])
+            .min();
+        if let Some(change) = least_change {
+            dead = false;
+            let count = (0..s.boxes.len())
+                .filter(|&c| s.boxes[c] && self.movable(c))
+                .count();
+            let mut extra: Vec<Cell> = (0..s.boxes.len())
+                .filter(|&c| s.boxes[c] && self.movable(c) && boxes_used[c].is_none())
+                .collect();
+            extra.sort_by_key(|&c| std::cmp::Reverse(self.potential[c]));
+            let mut extra = extra.into_iter();
+            while self.least_potential(&boxes_used, count) + change < i as i64 {
+                let c = extra
+                    .next()
+                    .expect("all boxes give the position's own potential");
+                boxes_used[c] = Some(true);
+            }
+        }
+        if walled_in {
+            // Unreachable: the boxes around the player's region wall it in.
+            for (c, used) in boxes_used.iter_mut().enumerate() {
+                let borders = Direction::ALL
+                    .iter()
+                    .filter_map(|&d| self.level.checked_neighbor(c, d))
+                    .any(|n| self.came_from[n].is_some());
+                if s.boxes[c] && borders {
+                    *used = Some(true);
+                }
+            }
+        }
+        // The lemma must not cover a solved position.
+        let excludes_goal = self
+            .level
+            .goal_cells()
+            .any(|g| boxes_used[g] == Some(false) || self.box_now[g] == Term::FALSE);
+        if !excludes_goal {
+            let g = self
+                .level
+                .goal_cells()
+                .find(|&g| !s.boxes[g])
+                .expect("s is not solved");
+            boxes_used[g] = Some(false);
+        }
+        let mut cube = Vec::new();
+        for (c, used) in boxes_used.into_iter().enumerate() {
+            if let (Some(has_box), Term::Lit(l)) = (used, self.box_next[c]) {
+                cube.push(if has_box { l } else { !l });
+            }
+        }
+        if player_used {
+            cube.push(self.reach_next[s.player].expect("region cell"));
+        }
+        (cube, dead)
+    }
+
+    /// Adds "no position matching `cube` reaches the goal within `i` pushes" to frames
+    /// `0..=i` (`None`: ever, to every frame), as a clause on the position after the
+    /// push.
+    fn add_lemma(&mut self, cube: &[Lit], i: Option<usize>) {
+        let mut clause = Vec::with_capacity(cube.len() + 1);
+        if let Some(i) = i {
+            let on = self.frame(i);
+            clause.push(!on);
+        }
+        // Boxes first: the solver watches the first literals it can, and "no box on c"
+        // after a push is false far less often than "a box on c", so such watches are
+        // disturbed less.
+        clause.extend(cube.iter().filter(|l| l.is_positive()).map(|&l| !l));
+        clause.extend(cube.iter().filter(|l| !l.is_positive()).map(|&l| !l));
+        self.solver.add_clause(&clause);
+        self.stats.lemmas += 1;
+        self.stats.lemma_literals += cube.len() as u64;
+    }
+}
+
+/// Searches `level` (without ice; `analysis` is its static analysis) for a push-optimal
+/// plan within `limits`, asking `solver` (a fresh one) one push at a time. Bounds are
+/// tried from the lower bound up, in steps of 2 where the push parity is known, and the
+/// lemmas of one bound carry over to the next. `cancel` stops it from another thread.
+pub fn optimal_pushes(
+    level: &Level,
+    analysis: &Analysis,
+    solver: Box<dyn SatBackend>,
+    limits: &PdrLimits,
+    cancel: &AtomicBool,
+) -> (SearchAnswer, PdrStats) {
+    if analysis.unsolvable.is_some() {
+        return (SearchAnswer::Unsolvable, PdrStats::default());
+    }
+    let mut frames = Frames::new(level, analysis, solver);
+    let boxes = level.initial_boxes().to_vec();
+    let player = frames.fill(&boxes, level.player());
+    let start = Position { boxes, player };
+    let step = if analysis.push_parity.is_some() { 2 } else { 1 };
+    let mut k = analysis.push_lower_bound;
+    while k <= limits.max_pushes {
+        frames.last_refutation_dead = false;
+        match frames.search(&start, k, limits.deadline, cancel) {
+            Err(Stopped) => return (SearchAnswer::Stopped(0), frames.stats),
+            Ok(Some(plan)) => return (SearchAnswer::Optimal(plan), frames.stats),
+            // The start itself was refuted without any frame: no plan of any length.
+            Ok(None) if frames.last_refutation_dead => {
+                return (SearchAnswer::Unsolvable, frames.stats);
+            }
+            Ok(None) => k += step,
+        }
+    }
+    (SearchAnswer::NoneWithin(limits.max_pushes), frames.stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::parse_xsb;
+    use crate::pathfind::plan_from_pushes;
+    use crate::sat::VarisatBackend;
+    use crate::search::{SearchResult, shortest_pushes};
+
+    fn run(text: &str, max_pushes: usize) -> SearchAnswer {
+        let level = parse_xsb("t", text).unwrap().remove(0);
+        let analysis = Analysis::new(&level);
+        let limits = PdrLimits {
+            max_pushes,
+            deadline: None,
+        };
+        let solver = Box::new(VarisatBackend::new());
+        optimal_pushes(&level, &analysis, solver, &limits, &AtomicBool::new(false)).0
+    }
+
+    fn check_optimum(text: &str) {
+        let level = parse_xsb("t", text).unwrap().remove(0);
+        let SearchAnswer::Optimal(pushes) = run(text, 60) else {
+            panic!("no plan for\n{text}");
+        };
+        assert_eq!(
+            shortest_pushes(&level, 60, 1_000_000),
+            SearchResult::Optimal(pushes.len()),
+            "{text}"
+        );
+        let plan = plan_from_pushes(&level, &pushes).unwrap();
+        assert!(plan.verify(&level).is_ok());
+    }
+
+    #[test]
+    fn finds_the_optimum_and_a_replayable_plan() {
+        check_optimum("#######\n#@    #\n# $$ .#\n#   . #\n#######\n");
+        // The player starts walled in by two boxes and must push one of them first;
+        // lemmas learned there name the wall, not the player's cell.
+        check_optimum("########\n#@$ .  #\n#$     #\n#.     #\n########\n");
+    }
+
+    #[test]
+    fn bounds_and_dead_levels() {
+        let text = "########\n#@ $  .#\n########\n";
+        assert_eq!(run(text, 2), SearchAnswer::NoneWithin(2));
+        assert!(matches!(run(text, 3), SearchAnswer::Optimal(p) if p.len() == 3));
+        // A box in a corner, off its goal: dead.
+        assert_eq!(
+            run("#####\n#.  #\n# @$#\n#####\n", 10),
+            SearchAnswer::Unsolvable
+        );
+        // Already solved.
+        assert_eq!(run("####\n#@*#\n####\n", 10), SearchAnswer::Optimal(vec![]));
+    }
+
+    #[test]
+    fn a_cancelled_search_stops() {
+        let level = parse_xsb("t", "#######\n#@    #\n# $$ .#\n#   . #\n#######\n")
+            .unwrap()
+            .remove(0);
+        let analysis = Analysis::new(&level);
+        let limits = PdrLimits {
+            max_pushes: 60,
+            deadline: None,
+        };
+        let solver = Box::new(VarisatBackend::new());
+        let (answer, _) =
+            optimal_pushes(&level, &analysis, solver, &limits, &AtomicBool::new(true));
+        assert_eq!(answer, SearchAnswer::Stopped(0));
+    }
+}
