@@ -11,7 +11,31 @@ use crate::level::Level;
 use crate::pathfind;
 use crate::pdr::{self, PdrLimits};
 use crate::plan::Plan;
-use crate::sat::{Lit, SatBackend, SolveResult, SolverChoice, VarisatBackend};
+use crate::sat::{Lit, SatBackend, SolveResult};
+
+/// How a level is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The time-indexed formula of an encoding, unrolled one step at a time
+    /// ([`solve`]).
+    Unroll,
+    /// The property-directed search of [`crate::pdr`]: one push per question, lemmas
+    /// for every step.
+    Pdr,
+    /// The A* search of [`crate::astar`], no SAT: the classical baseline.
+    Astar,
+}
+
+impl Engine {
+    /// The name shown in reports and accepted by `--engine`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Unroll => "unroll",
+            Engine::Pdr => pdr::NAME,
+            Engine::Astar => astar::NAME,
+        }
+    }
+}
 
 /// What the driver is asked to do.
 #[derive(Clone, Debug)]
@@ -55,11 +79,14 @@ pub struct Outcome {
     pub verdict: Verdict,
     /// The encoding used.
     pub encoding: EncodingKind,
-    /// The solver's name.
-    pub solver: &'static str,
-    /// Variables in the formula at the last k (`None`: no formula, as with A*).
+    /// How the level was searched.
+    pub engine: Engine,
+    /// The SAT solver's name (`None`: no SAT solver, as with A*).
+    pub solver: Option<&'static str>,
+    /// Variables in the formula at the last k, or at the end of a `pdr` search (`None`:
+    /// no formula, as with A*).
     pub variables: Option<u64>,
-    /// Clauses in the formula at the last k (`None`: no formula).
+    /// Clauses, likewise (`None`: no formula).
     pub clauses: Option<u64>,
     /// Wall-clock time from analysis to verdict.
     pub elapsed: Duration,
@@ -137,7 +164,8 @@ pub fn solve(
         Outcome {
             verdict,
             encoding: options.encoding,
-            solver: backend.name(),
+            engine: Engine::Unroll,
+            solver: Some(backend.name()),
             variables: Some(stats.variables),
             clauses: Some(stats.clauses),
             elapsed: start.elapsed(),
@@ -215,27 +243,20 @@ pub fn solve(
 /// Positions the A* baseline may store before it gives up (a few GiB at most).
 pub const ASTAR_MAX_POSITIONS: usize = 20_000_000;
 
-/// Solves `level` push-optimally with one of the searches of its own (`choice` is
-/// `astar` or `pdr`): no unrolled formula, so the outcome has no formula size. The plan
-/// is rebuilt from the pushes with shortest walks and replayed like any other.
+/// Solves `level` push-optimally with one of the searches that unroll no formula:
+/// `Engine::Pdr` asks `solver` (a fresh SAT solver), `Engine::Astar` needs none. The
+/// outcome has no formula size. The plan is rebuilt from the pushes with shortest walks
+/// and replayed like any other.
 pub fn solve_by_search(
     level: &Level,
-    choice: &SolverChoice,
+    engine: Engine,
+    solver: Option<Box<dyn SatBackend>>,
     max_pushes: usize,
     deadline: Option<Instant>,
     cancel: &AtomicBool,
 ) -> Result<Outcome, SolveError> {
     let start = Instant::now();
-    let name = match choice {
-        SolverChoice::Astar => astar::NAME,
-        SolverChoice::Pdr => pdr::NAME,
-        other => {
-            return Err(SolveError::Internal(format!(
-                "{} is a SAT solver, not a search",
-                other.name()
-            )));
-        }
-    };
+    let name = engine.name();
     if level.has_ice() {
         return Err(SolveError::Unsupported(format!(
             "the {name} search does not handle ice; this level has ice"
@@ -243,7 +264,9 @@ pub fn solve_by_search(
     }
     let analysis = Analysis::new(level);
     let mut note = None;
-    let result = if *choice == SolverChoice::Astar {
+    let mut solver_name = None;
+    let mut size = (None, None);
+    let result = if engine == Engine::Astar {
         let limits = AstarLimits {
             max_pushes,
             max_positions: ASTAR_MAX_POSITIONS,
@@ -261,11 +284,21 @@ pub fn solve_by_search(
             max_pushes,
             deadline,
         };
-        let solver = Box::new(VarisatBackend::new());
+        let solver = match (engine, solver) {
+            (Engine::Pdr, Some(solver)) => solver,
+            _ => {
+                return Err(SolveError::Internal(format!(
+                    "{name} is not a search that asks a SAT solver"
+                )));
+            }
+        };
+        solver_name = Some(solver.name());
         let (result, stats) = pdr::optimal_pushes(level, &analysis, solver, &limits, cancel);
+        size = (Some(stats.final_variables), Some(stats.final_clauses));
+        let lemmas = if stats.lemmas == 1 { "lemma" } else { "lemmas" };
         note = Some(format!(
-            "{} queries, {} lemmas",
-            stats.queries, stats.lemmas
+            "{} queries, {} {lemmas}; one-push formula of {} variables and {} clauses",
+            stats.queries, stats.lemmas, stats.variables, stats.clauses
         ));
         result
     };
@@ -283,8 +316,11 @@ pub fn solve_by_search(
         }
         SearchAnswer::NoneWithin(bound) => Verdict::NoPlan { bound },
         SearchAnswer::Unsolvable => Verdict::Unsolvable {
-            reason: analysis.unsolvable.clone().unwrap_or_else(|| {
-                "the search ran out of positions that are not deadlocks".to_string()
+            reason: analysis.unsolvable.clone().unwrap_or_else(|| match engine {
+                Engine::Pdr => "no sequence of pushes from the start avoids every deadlock \
+                                (refuted by the pdr search for any number of pushes)"
+                    .to_string(),
+                _ => "the search ran out of positions that are not deadlocks".to_string(),
             }),
         },
         SearchAnswer::Stopped(_) => Verdict::Cancelled,
@@ -292,9 +328,10 @@ pub fn solve_by_search(
     Ok(Outcome {
         verdict,
         encoding: EncodingKind::Pushes,
-        solver: name,
-        variables: None,
-        clauses: None,
+        engine,
+        solver: solver_name,
+        variables: size.0,
+        clauses: size.1,
         elapsed: start.elapsed(),
         refinements: 0,
         note,

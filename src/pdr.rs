@@ -42,8 +42,16 @@ pub struct PdrStats {
     pub lemmas: u64,
     /// Literals in all lemmas.
     pub lemma_literals: u64,
-    /// Lemmas dropped for the heuristic: a push to a position too far from the goal.
+    /// Of the lemmas, those about a position the heuristic puts too far from the goal.
     pub heuristic_lemmas: u64,
+    /// Variables of the one-push formula (before frames).
+    pub variables: u64,
+    /// Clauses of the one-push formula (before frames and lemmas).
+    pub clauses: u64,
+    /// Variables at the end (with the frame literals).
+    pub final_variables: u64,
+    /// Clauses at the end (with frames and lemmas).
+    pub final_clauses: u64,
 }
 
 /// The name reports give this search where they name a SAT solver.
@@ -545,24 +553,36 @@ pub fn optimal_pushes(
         return (SearchAnswer::Unsolvable, PdrStats::default());
     }
     let mut frames = Frames::new(level, analysis, solver);
+    let size = frames.solver.stats();
+    frames.stats.variables = size.variables;
+    frames.stats.clauses = size.clauses;
     let boxes = level.initial_boxes().to_vec();
     let player = frames.fill(&boxes, level.player());
     let start = Position { boxes, player };
     let step = if analysis.push_parity.is_some() { 2 } else { 1 };
     let mut k = analysis.push_lower_bound;
+    let answer = |frames: Frames, answer: SearchAnswer| {
+        let size = frames.solver.stats();
+        let stats = PdrStats {
+            final_variables: size.variables,
+            final_clauses: size.clauses,
+            ..frames.stats
+        };
+        (answer, stats)
+    };
     while k <= limits.max_pushes {
         frames.last_refutation_dead = false;
         match frames.search(&start, k, limits.deadline, cancel) {
-            Err(Stopped) => return (SearchAnswer::Stopped(0), frames.stats),
-            Ok(Some(plan)) => return (SearchAnswer::Optimal(plan), frames.stats),
+            Err(Stopped) => return answer(frames, SearchAnswer::Stopped(0)),
+            Ok(Some(plan)) => return answer(frames, SearchAnswer::Optimal(plan)),
             // The start itself was refuted without any frame: no plan of any length.
             Ok(None) if frames.last_refutation_dead => {
-                return (SearchAnswer::Unsolvable, frames.stats);
+                return answer(frames, SearchAnswer::Unsolvable);
             }
             Ok(None) => k += step,
         }
     }
-    (SearchAnswer::NoneWithin(limits.max_pushes), frames.stats)
+    answer(frames, SearchAnswer::NoneWithin(limits.max_pushes))
 }
 
 #[cfg(test)]

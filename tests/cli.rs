@@ -355,9 +355,26 @@ fn optimize_pushes_is_the_default_and_optimize_moves_is_the_moves_encoding() {
         solved_lines_without_seconds(&[SOLVABLE, "--optimize", "pushes"]),
         default
     );
-    assert_eq!(
-        solved_lines_without_seconds(&[SOLVABLE, "--encoding", "pushes"]),
-        default
+    // Naming the encoding selects the unrolled formula: a different engine, the same
+    // optimum.
+    let unrolled = solved_lines_without_seconds(&[SOLVABLE, "--encoding", "pushes"]);
+    let optimum = |lines: &[Value]| -> Vec<(Value, Value, Value)> {
+        lines
+            .iter()
+            .map(|v| {
+                (
+                    v["level"].clone(),
+                    v["pushes"].clone(),
+                    v["optimal"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(optimum(&unrolled), optimum(&default));
+    assert!(default.iter().all(|v| v["engine"] == "pdr"), "{default:?}");
+    assert!(
+        unrolled.iter().all(|v| v["engine"] == "unroll"),
+        "{unrolled:?}"
     );
     assert_eq!(
         solved_lines_without_seconds(&["solve", SOLVABLE, "--optimize", "pushes"]),
@@ -450,7 +467,7 @@ fn text_output_of_the_default_pushes_encoding() {
         out.contains("moves 2, pushes 1, optimal in pushes"),
         "{run:?}"
     );
-    assert!(out.contains("k=1, encoding pushes,"), "{run:?}");
+    assert!(out.contains("k=1, engine pdr, encoding pushes,"), "{run:?}");
     assert!(out.contains("solution: rR\n"), "{run:?}");
     assert_eq!(run.stderr, "");
 
@@ -465,7 +482,10 @@ fn text_output_of_the_default_pushes_encoding() {
         run.stdout.contains("moves 24, pushes 4, optimal in pushes"),
         "{run:?}"
     );
-    assert!(run.stdout.contains("k=4, encoding pushes,"), "{run:?}");
+    assert!(
+        run.stdout.contains("k=4, engine pdr, encoding pushes,"),
+        "{run:?}"
+    );
 
     let run = expect_code(&[SOLVABLE, "--level", "1", "--encoding", "pushes-lazy"], 0);
     assert!(
@@ -732,8 +752,8 @@ fn too_small_max_steps_is_no_plan_in_pushes() {
 
 #[test]
 fn timeout_stops_a_long_level() {
-    // XSokoban level 1 takes far longer than half a second, even in a release build.
-    let run = expect_code(&[XSOKOBAN, "--level", "1", "--timeout", "0.5", "--json"], 5);
+    // XSokoban level 2 takes far longer than half a second, even in a release build.
+    let run = expect_code(&[XSOKOBAN, "--level", "2", "--timeout", "0.5", "--json"], 5);
     assert!(
         run.elapsed < Duration::from_secs(2),
         "took {:?}",
@@ -743,19 +763,19 @@ fn timeout_stops_a_long_level() {
     assert_eq!(lines.len(), 1, "{run:?}");
     let v = &lines[0];
     assert_eq!(str_field(v, "status"), "timeout", "{v}");
-    assert_eq!(str_field(v, "title"), "screen.01", "{v}");
+    assert_eq!(str_field(v, "title"), "screen.02", "{v}");
     assert!(v.get("solution").is_none(), "{v}");
     let seconds = v["seconds"].as_f64().unwrap();
     assert!((0.4..2.0).contains(&seconds), "{v}");
 
-    let run = expect_code(&[XSOKOBAN, "--level", "1", "--timeout", "0.5"], 5);
+    let run = expect_code(&[XSOKOBAN, "--level", "2", "--timeout", "0.5"], 5);
     assert!(
         run.elapsed < Duration::from_secs(2),
         "took {:?}",
         run.elapsed
     );
     assert!(
-        run.stdout.contains("level 1 (screen.01): timeout"),
+        run.stdout.contains("level 2 (screen.02): timeout"),
         "{run:?}"
     );
 }
@@ -1089,7 +1109,7 @@ fn several_files_exit_with_the_worst_level_code() {
 #[test]
 fn several_files_timeout_beats_unsolvable_and_unreadable_beats_all() {
     expect_code(
-        &[UNSOLVABLE, XSOKOBAN, "--level", "1", "--timeout", "0.3"],
+        &[UNSOLVABLE, XSOKOBAN, "--level", "2", "--timeout", "0.3"],
         5,
     );
 
@@ -1412,24 +1432,26 @@ fn searches_solve_push_optimally_and_build_no_formula() {
     let sat = solved_lines_without_seconds(&[MICROBAN, "--level", "1-3"]);
     for search in SEARCHES {
         let run = expect_code(
-            &[MICROBAN, "--level", "1-3", "--solver", search, "--json"],
+            &[MICROBAN, "--level", "1-3", "--engine", search, "--json"],
             0,
         );
         for (v, s) in json_lines(&run).iter().zip(&sat) {
-            assert_eq!(v["solver"], search, "{v}");
+            assert_eq!(v["engine"], search, "{v}");
             assert_eq!(v["optimal"], "pushes", "{v}");
             assert_eq!(v["pushes"], s["pushes"], "same optimum as SAT: {v} {s}");
-            assert!(v.get("variables").is_none_or(Value::is_null), "{v}");
+            // A* has no formula; pdr reports the one-push formula with its lemmas.
+            let sized = v.get("variables").is_some_and(|x| x.as_u64().is_some());
+            assert_eq!(sized, search == "pdr", "{v}");
             assert_verifies(MICROBAN, u64_field(v, "level"), str_field(v, "solution"));
         }
         // Unsolvable levels and too small bounds get the usual verdicts and exit codes.
-        expect_code(&[UNSOLVABLE, "--solver", search], 3);
+        expect_code(&[UNSOLVABLE, "--engine", search], 3);
         expect_code(
             &[
                 MICROBAN,
                 "--level",
                 "1",
-                "--solver",
+                "--engine",
                 search,
                 "--max-steps",
                 "7",
@@ -1440,20 +1462,58 @@ fn searches_solve_push_optimally_and_build_no_formula() {
 }
 
 #[test]
+fn auto_engine_is_pdr_for_push_optimal_plans_and_unroll_otherwise() {
+    let engine_of = |args: &[&str]| -> Vec<String> {
+        let run = expect_code(&[args, &["--json"]].concat(), 0);
+        json_lines(&run)
+            .iter()
+            .map(|v| str_field(v, "engine").to_string())
+            .collect()
+    };
+    assert_eq!(engine_of(&[MICROBAN, "--level", "2"]), ["pdr"]);
+    // pdr works with CaDiCaL too.
+    assert_eq!(
+        engine_of(&[MICROBAN, "--level", "2", "--solver", "cadical"]),
+        ["pdr"]
+    );
+    // Anything that asks for the unrolled formula, and ice, which pdr does not model.
+    for args in [
+        &[MICROBAN, "--level", "2", "--encoding", "pushes"][..],
+        &[MICROBAN, "--level", "2", "--optimize", "moves"],
+        &[MICROBAN, "--level", "2", "--engine", "unroll"],
+        &[ICE, "--level", "1"],
+    ] {
+        assert_eq!(engine_of(args), ["unroll"], "{args:?}");
+    }
+    // pdr needs a solver it can question thousands of times.
+    let run = expect_code(
+        &[
+            MICROBAN,
+            "--engine",
+            "pdr",
+            "--solver-cmd",
+            "minisat {in} {out}",
+        ],
+        2,
+    );
+    assert!(run.stderr.contains("--solver-cmd"), "{run:?}");
+}
+
+#[test]
 fn searches_refuse_what_they_cannot_do() {
     for search in SEARCHES {
         // No formula to sweep, no move-optimal search: usage errors, before any output.
         for args in [
             &[
-                "sweep", MICROBAN, "--from", "1", "--to", "2", "--solver", search,
+                "sweep", MICROBAN, "--from", "1", "--to", "2", "--engine", search,
             ][..],
-            &[MICROBAN, "--solver", search, "--optimize", "moves"],
+            &[MICROBAN, "--engine", search, "--optimize", "moves"],
             &[
                 "bench",
                 MICROBAN,
                 "--timeout",
                 "1",
-                "--solver",
+                "--engine",
                 search,
                 "--encoding",
                 "moves",
@@ -1464,7 +1524,7 @@ fn searches_refuse_what_they_cannot_do() {
             assert!(run.stderr.contains(search), "{run:?}");
         }
         // Ice is not modelled: an input error naming the reason.
-        let run = expect_code(&[ICE, "--level", "1", "--solver", search], 1);
+        let run = expect_code(&[ICE, "--level", "1", "--engine", search], 1);
         assert!(run.stderr.contains("ice"), "{run:?}");
     }
 }

@@ -233,7 +233,7 @@ fn bench_kills_levels_at_the_limit() {
             "bench",
             "levels/xsokoban.xsb",
             "--level",
-            "1",
+            "2",
             "--timeout",
             "0.5",
         ])
@@ -256,11 +256,17 @@ fn bench_compares_sat_with_the_astar_baseline() {
     let sat = dir.path().join("sat.csv");
     let astar = dir.path().join("astar.csv");
     let (sat_csv, astar_csv) = (sat.to_str().unwrap(), astar.to_str().unwrap());
-    assert!(bench(&file, &["--csv", sat_csv]).status.success());
+    let out = bench(&file, &["--csv", sat_csv]);
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{summary}");
+    assert!(
+        summary.contains("engine pdr, encoding pushes, solver varisat"),
+        "{summary}"
+    );
     let out = bench(
         &file,
         &[
-            "--solver",
+            "--engine",
             "astar",
             "--csv",
             astar_csv,
@@ -270,7 +276,10 @@ fn bench_compares_sat_with_the_astar_baseline() {
     );
     let summary = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{summary}");
-    assert!(summary.contains("solver astar"), "{summary}");
+    assert!(
+        summary.contains("engine astar, encoding pushes, solver none"),
+        "{summary}"
+    );
     assert!(summary.contains("solved 2, unsolvable 1"), "{summary}");
     assert!(
         summary.contains("both solved 2, gained 0, lost 0"),
@@ -291,7 +300,11 @@ fn bench_compares_sat_with_the_astar_baseline() {
             (&a[3], &a[5]),
             "status and pushes: {s:?} {a:?}"
         );
-        assert_eq!(a[9], "astar");
+        assert_eq!(
+            (&s[9], &s[13]),
+            (&"varisat".to_string(), &"pdr".to_string())
+        );
+        assert_eq!((&a[9], &a[13]), (&String::new(), &"astar".to_string()));
         assert_eq!(a[11], "", "no variables: {a:?}");
     }
 }

@@ -7,10 +7,10 @@ mod common;
 use std::sync::atomic::AtomicBool;
 
 use common::{GenOptions, Rng, random_level};
-use satsoko::driver::{self, Options, Outcome, Verdict};
+use satsoko::driver::{self, Engine, Options, Outcome, Verdict};
 use satsoko::encode::EncodingKind;
 use satsoko::level::{Level, parse_xsb};
-use satsoko::sat::{SolverChoice, VarisatBackend};
+use satsoko::sat::VarisatBackend;
 use satsoko::search::{SearchResult, shortest_moves, shortest_pushes};
 
 /// State limit of the brute-force search.
@@ -38,14 +38,30 @@ fn run_driver(
 
 /// The A* baseline on one level, reported like the driver.
 fn run_astar(level: &Level, bound: usize) -> Result<Outcome, driver::SolveError> {
-    let choice = SolverChoice::Astar;
-    driver::solve_by_search(level, &choice, bound, None, &AtomicBool::new(false))
+    driver::solve_by_search(
+        level,
+        Engine::Astar,
+        None,
+        bound,
+        None,
+        &AtomicBool::new(false),
+    )
 }
 
 /// The property-directed search on one level, reported like the driver.
 fn run_pdr(level: &Level, bound: usize) -> Result<Outcome, driver::SolveError> {
-    let choice = SolverChoice::Pdr;
-    driver::solve_by_search(level, &choice, bound, None, &AtomicBool::new(false))
+    run_pdr_until(level, bound, None)
+}
+
+/// The property-directed search, stopped at `deadline`.
+fn run_pdr_until(
+    level: &Level,
+    bound: usize,
+    deadline: Option<std::time::Instant>,
+) -> Result<Outcome, driver::SolveError> {
+    let solver = Box::new(VarisatBackend::new());
+    let cancel = AtomicBool::new(false);
+    driver::solve_by_search(level, Engine::Pdr, Some(solver), bound, deadline, &cancel)
 }
 
 fn check_encoding(encoding: EncodingKind, seed: u64, count: usize, bound: usize, opts: GenOptions) {
@@ -411,9 +427,7 @@ fn pdr_search_matches_astar_on_microban() {
         let level = &levels[n - 1];
         let search = run_astar(level, 300).unwrap();
         let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(2));
-        let choice = SolverChoice::Pdr;
-        let pdr = driver::solve_by_search(level, &choice, 300, deadline, &AtomicBool::new(false))
-            .unwrap();
+        let pdr = run_pdr_until(level, 300, deadline).unwrap();
         match (&pdr.verdict, &search.verdict) {
             (Verdict::Cancelled, _) => {}
             (Verdict::Solved { k, .. }, Verdict::Solved { plan, .. }) => {

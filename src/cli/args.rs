@@ -2,10 +2,12 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::driver::Engine;
 use crate::encode::EncodingKind;
 use crate::level::Format;
+use crate::level::Level;
 use crate::sat::SolverChoice;
 
 /// satsoko: Sokoban solved by SAT. Reads XSB/SOK level collections and prints verified,
@@ -237,23 +239,41 @@ impl std::str::FromStr for LevelSelection {
     }
 }
 
-/// How to solve: the encoding and the SAT solver.
+/// The `--engine` choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineChoice {
+    /// `pdr` for a push-optimal plan of a level without ice, else `unroll`.
+    Auto,
+    /// The time-indexed formula of `--encoding`, one step more per bound.
+    Unroll,
+    /// The property-directed search: one push per SAT question, lemmas for every step.
+    Pdr,
+    /// No SAT: the classical A* baseline.
+    Astar,
+}
+
+/// How to solve: the engine, the encoding and the SAT solver.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// The CNF encoding: pushes (default), pushes-lazy or moves (see encodings/).
+    /// How to search: auto (pdr where it applies, else unroll), unroll (the time-indexed
+    /// formula of --encoding), pdr (property-directed search: push-optimal, no ice), or
+    /// astar (no SAT; the classical baseline, push-optimal, no ice).
+    #[arg(long, value_enum, default_value_t = EngineChoice::Auto, value_name = "NAME")]
+    pub engine: EngineChoice,
+    /// The CNF encoding the unroll engine uses: pushes (default), pushes-lazy or moves
+    /// (see encodings/). Naming one selects the unroll engine under --engine auto.
     #[arg(long, value_name = "NAME")]
     pub encoding: Option<EncodingKind>,
-    /// The metric to minimise: pushes (the pushes encoding) or moves (the moves encoding).
+    /// The metric to minimise: pushes (default) or moves (the moves encoding).
     #[arg(long, value_name = "METRIC", value_parser = ["moves", "pushes"], conflicts_with = "encoding")]
     pub optimize: Option<String>,
-    /// The SAT solver: varisat (embedded, default) or cadical (in process); astar uses no
-    /// SAT at all but the classical A* baseline (push-optimal, no ice; solve and bench).
+    /// The SAT solver: varisat (embedded, default) or cadical (in process).
     #[arg(long, default_value = "varisat", value_name = "NAME",
-          value_parser = ["varisat", "cadical", "astar", "pdr"], conflicts_with = "solver_cmd")]
+          value_parser = ["varisat", "cadical"], conflicts_with = "solver_cmd")]
     pub solver: String,
     /// An outside DIMACS solver run once per k, e.g. "cadical -q" or "minisat {in} {out}"
     /// ({in}: the CNF file, appended if absent; {out}: a file the solver writes its
-    /// answer to, else its standard output is read).
+    /// answer to, else its standard output is read). Unroll engine only.
     #[arg(long, value_name = "CMD")]
     pub solver_cmd: Option<String>,
 }
@@ -273,38 +293,76 @@ impl EngineArgs {
         match (&self.solver_cmd, self.solver.as_str()) {
             (Some(cmd), _) => SolverChoice::Command(cmd.clone()),
             (None, "cadical") => SolverChoice::Cadical,
-            (None, "astar") => SolverChoice::Astar,
-            (None, "pdr") => SolverChoice::Pdr,
             _ => SolverChoice::Varisat,
         }
     }
 
-    /// Refuses choices that do not go together: the A* baseline builds no formula
-    /// (`solves` is false for `sweep`) and minimises pushes only.
-    pub fn check(&self, solves: bool) -> Result<(), String> {
-        let choice = self.solver_choice();
-        if !choice.is_search() {
-            return Ok(());
+    /// The engine for `level`. `auto` picks `pdr` when nothing asks for the unrolled
+    /// formula (no `--encoding`, no `--optimize moves`, no `--solver-cmd`) and the level
+    /// has no ice, which `pdr` does not model.
+    pub fn engine_for(&self, level: &Level) -> Engine {
+        match self.engine {
+            EngineChoice::Unroll => Engine::Unroll,
+            EngineChoice::Pdr => Engine::Pdr,
+            EngineChoice::Astar => Engine::Astar,
+            EngineChoice::Auto => {
+                let unrolled = self.encoding.is_some()
+                    || self.encoding() != EncodingKind::Pushes
+                    || self.solver_cmd.is_some();
+                if unrolled || level.has_ice() {
+                    Engine::Unroll
+                } else {
+                    Engine::Pdr
+                }
+            }
         }
-        let name = choice.name();
+    }
+
+    /// Refuses choices that do not go together: `pdr` and `astar` unroll no formula
+    /// (`solves` is false for `sweep`), minimise pushes only, and `pdr` needs a solver
+    /// it can question many times (not `--solver-cmd`).
+    pub fn check(&self, solves: bool) -> Result<(), String> {
+        let name = match self.engine {
+            EngineChoice::Auto | EngineChoice::Unroll => return Ok(()),
+            EngineChoice::Pdr => Engine::Pdr.name(),
+            EngineChoice::Astar => Engine::Astar.name(),
+        };
         if !solves {
             return Err(format!(
-                "--solver {name} is a search of its own, not a solver for the unrolled \
-                 formula; sweep needs varisat or cadical"
+                "--engine {name} unrolls no formula; sweep needs --engine unroll (or auto)"
             ));
         }
-        if self.encoding() != EncodingKind::Pushes {
+        if self.encoding() != EncodingKind::Pushes || self.encoding.is_some() {
             return Err(format!(
-                "--solver {name} searches pushes only; drop --encoding {} / --optimize moves",
-                self.encoding()
+                "--engine {name} searches pushes with its own formula; drop --encoding / \
+                 --optimize moves, or use --engine unroll"
             ));
+        }
+        if self.engine == EngineChoice::Pdr && self.solver_cmd.is_some() {
+            return Err(
+                "--engine pdr asks its solver thousands of small questions; use --solver \
+                 varisat or cadical, not --solver-cmd"
+                    .into(),
+            );
         }
         Ok(())
     }
 
     /// The same choice as command-line arguments (for worker processes).
     pub fn to_args(&self) -> Vec<String> {
-        let mut args = vec!["--encoding".to_string(), self.encoding().name().to_string()];
+        let engine = self
+            .engine
+            .to_possible_value()
+            .expect("no skipped values")
+            .get_name()
+            .to_string();
+        let mut args = vec!["--engine".to_string(), engine];
+        if let Some(e) = self.encoding {
+            args.extend(["--encoding".to_string(), e.name().to_string()]);
+        }
+        if let Some(m) = &self.optimize {
+            args.extend(["--optimize".to_string(), m.clone()]);
+        }
         match &self.solver_cmd {
             Some(cmd) => args.extend(["--solver-cmd".to_string(), cmd.clone()]),
             None => args.extend(["--solver".to_string(), self.solver.clone()]),

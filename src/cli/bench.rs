@@ -163,12 +163,27 @@ fn summary(args: &BenchArgs, reports: &[LevelReport]) -> String {
         .iter()
         .filter(|r| r.status == Status::Solved)
         .collect();
+    // The engines the levels actually ran with (`auto` picks per level).
+    let mut engines: Vec<&str> = reports.iter().filter_map(|r| r.engine.as_deref()).collect();
+    engines.sort_unstable();
+    engines.dedup();
+    let solver = args.engine.solver_choice();
+    let solver = if engines == ["astar"] {
+        "none"
+    } else {
+        solver.name()
+    };
     let mut out = format!(
-        "bench: {} levels, timeout {} s, encoding {}, solver {}, jobs {}\n",
+        "bench: {} levels, timeout {} s, engine {}, encoding {}, solver {}, jobs {}\n",
         reports.len(),
         args.timeout,
+        if engines.is_empty() {
+            "-".to_string()
+        } else {
+            engines.join("+")
+        },
         args.engine.encoding(),
-        args.engine.solver_choice().name(),
+        solver,
         args.jobs.max(1)
     );
     let _ = writeln!(
@@ -267,8 +282,7 @@ fn field(s: &str) -> String {
     }
 }
 
-const CSV_HEADER: &str =
-    "file,level,title,status,moves,pushes,optimal,k,encoding,solver,seconds,variables,clauses";
+const CSV_HEADER: &str = "file,level,title,status,moves,pushes,optimal,k,encoding,solver,seconds,variables,clauses,engine";
 
 fn to_csv(reports: &[LevelReport], ratios: Option<&HashMap<Key, f64>>) -> String {
     let mut out = String::from(CSV_HEADER);
@@ -281,7 +295,7 @@ fn to_csv(reports: &[LevelReport], ratios: Option<&HashMap<Key, f64>>) -> String
     for r in reports {
         let _ = write!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{:.3},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{:.3},{},{},{}",
             field(&r.file),
             r.level,
             field(r.title.as_deref().unwrap_or("")),
@@ -294,7 +308,8 @@ fn to_csv(reports: &[LevelReport], ratios: Option<&HashMap<Key, f64>>) -> String
             field(r.solver.as_deref().unwrap_or("")),
             r.seconds,
             u(r.variables),
-            u(r.clauses)
+            u(r.clauses),
+            r.engine.as_deref().unwrap_or("")
         );
         if let Some(ratios) = ratios {
             let ratio = ratios.get(&(r.file.clone(), r.level));

@@ -84,9 +84,11 @@ pub struct LevelReport {
     pub optimal: Option<String>,
     /// Steps of the encoding (the k that was satisfiable, or the bound tried).
     pub k: Option<usize>,
+    /// The engine's name (`unroll`, `pdr`, `astar`).
+    pub engine: Option<String>,
     /// The encoding's name.
     pub encoding: Option<String>,
-    /// The solver's name.
+    /// The SAT solver's name.
     pub solver: Option<String>,
     /// Wall-clock seconds.
     pub seconds: f64,
@@ -113,6 +115,7 @@ impl LevelReport {
             pushes: None,
             optimal: None,
             k: None,
+            engine: None,
             encoding: None,
             solver: None,
             seconds: 0.0,
@@ -133,7 +136,8 @@ impl LevelReport {
         };
         let mut r = LevelReport::new(file, level, title, status);
         r.encoding = Some(o.encoding.name().to_string());
-        r.solver = Some(o.solver.to_string());
+        r.engine = Some(o.engine.name().to_string());
+        r.solver = o.solver.map(str::to_string);
         r.seconds = o.elapsed.as_secs_f64();
         r.variables = o.variables;
         r.clauses = o.clauses;
@@ -181,6 +185,7 @@ impl LevelReport {
         }
         for (key, value) in [
             ("k", json!(self.k)),
+            ("engine", json!(self.engine)),
             ("encoding", json!(self.encoding)),
             ("solver", json!(self.solver)),
         ] {
@@ -227,6 +232,7 @@ impl LevelReport {
             pushes: u("pushes").map(|x| x as usize),
             optimal: s("optimal"),
             k: u("k").map(|x| x as usize),
+            engine: s("engine"),
             encoding: s("encoding"),
             solver: s("solver"),
             seconds: v.get("seconds").and_then(Value::as_f64).unwrap_or(0.0),
@@ -258,11 +264,22 @@ impl LevelReport {
         }
         if let (Some(enc), Some(solver), Some(_)) = (&self.encoding, &self.solver, self.variables) {
             let k = self.k.map(|k| format!("k={k}, ")).unwrap_or_default();
+            let engine = match self.engine.as_deref() {
+                Some(e) if e != "unroll" => format!("engine {e}, "),
+                _ => String::new(),
+            };
             out.push_str(&format!(
-                "  {k}encoding {enc}, solver {solver}, {} variables, {} clauses\n",
+                "  {k}{engine}encoding {enc}, solver {solver}, {} variables, {} clauses\n",
                 self.variables.unwrap_or(0),
                 self.clauses.unwrap_or(0)
             ));
+        } else if let Some(engine) = self.engine.as_deref().filter(|e| *e != "unroll") {
+            // The searches unroll no formula: name the engine and its solver instead.
+            let solver = match &self.solver {
+                Some(s) => format!(", solver {s}"),
+                None => String::new(),
+            };
+            out.push_str(&format!("  engine {engine}{solver}\n"));
         }
         if let Some(sol) = &self.solution {
             out.push_str(&format!("  solution: {sol}\n"));

@@ -10,7 +10,7 @@ use super::input::read_levels;
 use super::progress::LevelProgress;
 use super::report::{EXIT_INPUT, LevelReport, Status};
 use super::worker::{ChildJob, solve_in_child};
-use crate::driver::{self, Options, Progress, SolveError};
+use crate::driver::{self, Engine, Options, Progress, SolveError};
 use crate::level::{Level, LevelError, LevelErrorKind};
 
 /// Runs the solve command and returns the exit code.
@@ -142,18 +142,25 @@ fn solve_here(
         .timeout
         .filter(|_| args.worker)
         .map(|t| std::time::Instant::now() + Duration::from_secs_f64(t));
-    let choice = args.engine.solver_choice();
-    let result = if choice.is_search() {
-        driver::solve_by_search(level, &choice, args.max_steps, deadline, &cancel)
-    } else {
-        match choice.backend(deadline) {
-            Ok(backend) => driver::solve(level, &options(args), backend, on_progress, &cancel),
+    let engine = args.engine.engine_for(level);
+    let backend = match engine {
+        Engine::Astar => None,
+        Engine::Unroll | Engine::Pdr => match args.engine.solver_choice().backend(deadline) {
+            Ok(backend) => Some(backend),
             Err(e) => {
                 let mut r =
                     LevelReport::new(name, level.number, level.title.clone(), Status::InputError);
                 r.message = Some(e);
                 return r;
             }
+        },
+    };
+    let result = match (engine, backend) {
+        (Engine::Unroll, Some(backend)) => {
+            driver::solve(level, &options(args), backend, on_progress, &cancel)
+        }
+        (engine, backend) => {
+            driver::solve_by_search(level, engine, backend, args.max_steps, deadline, &cancel)
         }
     };
     match result {

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::args::EngineArgs;
 use super::report::{LevelReport, Status};
+use crate::driver::Engine;
 use crate::level::Level;
 
 /// How often the parent looks at the child and the clock.
@@ -138,8 +139,12 @@ pub fn solve_in_child(job: &ChildJob, on_progress: &mut dyn FnMut(usize, u64, u6
     let stderr = err_thread.join().unwrap_or_default();
     if timed_out {
         let mut r = LevelReport::new(&name, level.number, level.title.clone(), Status::Timeout);
+        let engine = job.engine.engine_for(level);
+        r.engine = Some(engine.name().to_string());
         r.encoding = Some(job.engine.encoding().name().to_string());
-        r.solver = Some(job.engine.solver_choice().name().to_string());
+        if engine != Engine::Astar {
+            r.solver = Some(job.engine.solver_choice().name().to_string());
+        }
         r.seconds = limit.as_secs_f64();
         r.message = Some(timeout_message(limit));
         return r;

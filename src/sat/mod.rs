@@ -223,13 +223,6 @@ pub enum SolverChoice {
     Cadical,
     /// An outside DIMACS solver command (see [`external`]).
     Command(String),
-    /// No SAT at all: the A* search of [`crate::astar`], the classical baseline the
-    /// encodings are measured against (`solve` and `bench` only; it has no backend).
-    Astar,
-    /// The property-directed search of [`crate::pdr`]: varisat asked one push at a time,
-    /// with lemmas that hold at every step (`solve` and `bench` only; it builds its own
-    /// solver).
-    Pdr,
 }
 
 impl SolverChoice {
@@ -239,15 +232,7 @@ impl SolverChoice {
             SolverChoice::Varisat => "varisat",
             SolverChoice::Cadical => "cadical",
             SolverChoice::Command(cmd) => cmd,
-            SolverChoice::Astar => crate::astar::NAME,
-            SolverChoice::Pdr => crate::pdr::NAME,
         }
-    }
-
-    /// Whether this is a search of its own (`astar`, `pdr`) rather than a SAT solver for
-    /// the unrolled encodings.
-    pub fn is_search(&self) -> bool {
-        matches!(self, SolverChoice::Astar | SolverChoice::Pdr)
     }
 
     /// Creates the backend. `deadline` stops backends that can be interrupted.
@@ -265,11 +250,6 @@ impl SolverChoice {
                 "this satsoko was built without CaDiCaL; rebuild with `--features cadical`".into(),
             ),
             SolverChoice::Command(cmd) => Ok(Box::new(external::ExternalBackend::new(cmd)?)),
-            SolverChoice::Astar | SolverChoice::Pdr => Err(format!(
-                "{} is a search of its own, not a solver for the unrolled formula: it only \
-                 solves levels (`solve`, `bench`); pick varisat or cadical here",
-                self.name()
-            )),
         }
     }
 }
