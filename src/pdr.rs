@@ -260,13 +260,21 @@ impl<'a> Frames<'a> {
     }
 
     /// A lower bound on the pushes `boxes` need: the larger of the matching potential
-    /// and the sum of the boxes' own distances.
+    /// and the sum of the boxes' own distances plus what the worst pair of boxes needs
+    /// beyond its two distances (pushes of different boxes are different pushes).
     fn heuristic(&self, boxes: &[bool]) -> i64 {
-        let own: i64 = (0..boxes.len())
+        let cells: Vec<Cell> = (0..boxes.len())
             .filter(|&c| boxes[c] && self.movable(c))
-            .map(|c| self.analysis.pushes_to_goal[c] as i64)
-            .sum();
-        self.potential_of(boxes).max(own)
+            .collect();
+        let distances = &self.analysis.pushes_to_goal;
+        let own: i64 = cells.iter().map(|&c| distances[c] as i64).sum();
+        let mut pair = 0;
+        for (n, &a) in cells.iter().enumerate() {
+            for &b in &cells[n + 1..] {
+                pair = pair.max(self.analysis.pair_table.extra(a, b, distances));
+            }
+        }
+        self.potential_of(boxes).max(own + pair as i64)
     }
 
     /// The matching potential of `boxes` (the own distances' sum where the level has
