@@ -20,6 +20,7 @@ use std::time::Instant;
 
 use crate::analysis::Analysis;
 use crate::level::{Cell, Direction, Level};
+use crate::pathfind::Region;
 
 /// The name reports give this search where they name a SAT solver.
 pub const NAME: &str = "astar";
@@ -98,55 +99,6 @@ impl Pruning<'_> {
             .map(|&o| o as usize)
             .any(|o| o != from && a.pair_table.cost(o, to).is_none());
         frozen || dead_triple || dead_pair
-    }
-}
-
-/// The cells of the player's region, found by flood fill. Each fill gets a new stamp,
-/// so nothing needs clearing between fills.
-struct Region {
-    stamp_of: Vec<u32>,
-    stamp: u32,
-    stack: Vec<Cell>,
-}
-
-impl Region {
-    fn new(cells: usize) -> Region {
-        Region {
-            stamp_of: vec![0; cells],
-            stamp: 0,
-            stack: Vec::new(),
-        }
-    }
-
-    /// Fills from `from` around `boxes` and returns the smallest cell reached.
-    fn fill(&mut self, level: &Level, boxes: &[bool], from: Cell) -> Cell {
-        if self.stamp == u32::MAX {
-            // After four billion fills, start the stamps again.
-            self.stamp_of.fill(0);
-            self.stamp = 0;
-        }
-        self.stamp += 1;
-        let stamp = self.stamp;
-        self.stack.clear();
-        self.stack.push(from);
-        self.stamp_of[from] = stamp;
-        let mut smallest = from;
-        while let Some(c) = self.stack.pop() {
-            smallest = smallest.min(c);
-            for d in Direction::ALL {
-                let n = level.neighbor(c, d);
-                if self.stamp_of[n] != stamp && !level.is_wall(n) && !boxes[n] {
-                    self.stamp_of[n] = stamp;
-                    self.stack.push(n);
-                }
-            }
-        }
-        smallest
-    }
-
-    /// Whether the last fill reached `cell`.
-    fn contains(&self, cell: Cell) -> bool {
-        self.stamp_of[cell] == self.stamp
     }
 }
 

@@ -71,6 +71,74 @@ pub fn reachable(level: &Level, state: &State) -> Vec<bool> {
     seen
 }
 
+/// The player's region around a box mask, by breadth-first flood fill over the floor
+/// (walls and boxes block; no ice). Each fill gets a new stamp, so nothing needs
+/// clearing between fills; the searches call it once per position.
+pub struct Region {
+    stamp_of: Vec<u32>,
+    stamp: u32,
+    /// The cell each reached cell was first reached from (the start: itself).
+    came_from: Vec<Cell>,
+    queue: VecDeque<Cell>,
+    start: Cell,
+}
+
+impl Region {
+    /// An empty region for a level of `cells` cells.
+    pub fn new(cells: usize) -> Region {
+        Region {
+            stamp_of: vec![0; cells],
+            stamp: 0,
+            came_from: vec![0; cells],
+            queue: VecDeque::new(),
+            start: 0,
+        }
+    }
+
+    /// Fills from `from` around `boxes` and returns the smallest cell reached, which
+    /// names the region.
+    pub fn fill(&mut self, level: &Level, boxes: &[bool], from: Cell) -> Cell {
+        if self.stamp == u32::MAX {
+            // After four billion fills, start the stamps again.
+            self.stamp_of.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let stamp = self.stamp;
+        self.start = from;
+        self.queue.clear();
+        self.queue.push_back(from);
+        self.stamp_of[from] = stamp;
+        self.came_from[from] = from;
+        let mut smallest = from;
+        while let Some(c) = self.queue.pop_front() {
+            smallest = smallest.min(c);
+            for d in Direction::ALL {
+                let n = level.neighbor(c, d);
+                if self.stamp_of[n] != stamp && !level.is_wall(n) && !boxes[n] {
+                    self.stamp_of[n] = stamp;
+                    self.came_from[n] = c;
+                    self.queue.push_back(n);
+                }
+            }
+        }
+        smallest
+    }
+
+    /// Whether the last fill reached `cell`.
+    pub fn contains(&self, cell: Cell) -> bool {
+        self.stamp_of[cell] == self.stamp
+    }
+
+    /// The cells of a shortest walk from the last fill's start to `cell` (reached), from
+    /// `cell` back, without the start.
+    pub fn walk_back(&self, cell: Cell) -> impl Iterator<Item = Cell> + '_ {
+        debug_assert!(self.contains(cell));
+        std::iter::successors(Some(cell), |&at| Some(self.came_from[at]))
+            .take_while(|&at| at != self.start)
+    }
+}
+
 /// Expands pushes `(box cell, direction)` into a plan: before each push the player takes
 /// a shortest walk to the cell behind the box. `Err(i)` if push i cannot be made (the
 /// player cannot get behind the box, or the push is illegal).

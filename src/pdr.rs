@@ -22,6 +22,7 @@ use std::time::Instant;
 use crate::analysis::Analysis;
 use crate::astar::SearchAnswer;
 use crate::level::{Cell, Direction, Level};
+use crate::pathfind::Region;
 use crate::sat::{Lit, SatBackend, SolveResult, Term, cnf};
 
 /// Limits of one search.
@@ -109,8 +110,8 @@ struct Frames<'a> {
     stats: PdrStats,
     /// Whether the last refutation holds for any number of pushes.
     last_refutation_dead: bool,
-    /// Flood fill: the cell each reached cell was first reached from.
-    came_from: Vec<Option<Cell>>,
+    /// The player's region in the position last filled.
+    region: Region,
 }
 
 impl<'a> Frames<'a> {
@@ -236,7 +237,7 @@ impl<'a> Frames<'a> {
             offset,
             stats: PdrStats::default(),
             last_refutation_dead: false,
-            came_from: vec![None; cells],
+            region: Region::new(cells),
         }
     }
 
@@ -311,24 +312,10 @@ impl<'a> Frames<'a> {
         fixed + free.iter().take(count.saturating_sub(placed)).sum::<i64>()
     }
 
-    /// Flood fill from `from` around `boxes`, leaving in `came_from` how each cell was
-    /// reached; returns the smallest cell reached.
+    /// Fills the player's region from `from` around `boxes` into `self.region` and
+    /// returns its smallest cell.
     fn fill(&mut self, boxes: &[bool], from: Cell) -> Cell {
-        self.came_from.fill(None);
-        let mut queue = std::collections::VecDeque::from([from]);
-        self.came_from[from] = Some(from);
-        let mut smallest = from;
-        while let Some(c) = queue.pop_front() {
-            smallest = smallest.min(c);
-            for d in Direction::ALL {
-                let n = self.level.neighbor(c, d);
-                if self.came_from[n].is_none() && !self.level.is_wall(n) && !boxes[n] {
-                    self.came_from[n] = Some(c);
-                    queue.push_back(n);
-                }
-            }
-        }
-        smallest
+        self.region.fill(self.level, boxes, from)
     }
 
     fn is_goal(&self, s: &Position) -> bool {
@@ -363,7 +350,7 @@ impl<'a> Frames<'a> {
                     assumptions.push(if s.boxes[c] { l } else { !l });
                 }
                 if let Some(l) = self.reach_now[c] {
-                    assumptions.push(if self.came_from[c].is_some() { l } else { !l });
+                    assumptions.push(if self.region.contains(c) { l } else { !l });
                 }
             }
             let top = self.frame.len().max(i);
@@ -430,8 +417,8 @@ impl<'a> Frames<'a> {
     }
 
     /// After an UNSAT query about `s`: the part of `s` that the refutation used, as
-    /// literals on the position after the push (where lemmas are checked). `came_from`
-    /// still holds the flood fill of `s`.
+    /// literals on the position after the push (where lemmas are checked).
+    /// `self.region` still holds the region of `s`.
     /// Also says whether the refutation used no frame and no barred push, so the
     /// lemma holds whatever the number of pushes left.
     fn explain(&mut self, s: &Position, i: usize, barred: &[usize]) -> (Vec<Lit>, bool) {
@@ -450,12 +437,10 @@ impl<'a> Frames<'a> {
                 Some(Fact::Box(c)) => boxes_used[c] = Some(s.boxes[c]),
                 Some(Fact::Reach(c)) => {
                     player_used = true;
-                    if self.came_from[c].is_some() {
+                    if self.region.contains(c) {
                         // Reachable: the cells of the walk there are free.
-                        let mut at = c;
-                        while at != s.player {
+                        for at in self.region.walk_back(c) {
                             boxes_used[at] = Some(false);
-                            at = self.came_from[at].expect("reached");
                         }
                     } else {
                         walled_in = true;
@@ -495,7 +480,7 @@ impl<'a> Frames<'a> {
                 let borders = Direction::ALL
                     .iter()
                     .filter_map(|&d| self.level.checked_neighbor(c, d))
-                    .any(|n| self.came_from[n].is_some());
+                    .any(|n| self.region.contains(n));
                 if s.boxes[c] && borders {
                     *used = Some(true);
                 }

@@ -297,6 +297,12 @@ impl EngineArgs {
         }
     }
 
+    /// Whether an encoding was named or moves are to be minimised: only the unrolled
+    /// formulas do that.
+    fn asks_for_an_encoding(&self) -> bool {
+        self.encoding.is_some() || self.encoding() != EncodingKind::Pushes
+    }
+
     /// The engine for `level`. `auto` picks `pdr` when nothing asks for the unrolled
     /// formula (no `--encoding`, no `--optimize moves`, no `--solver-cmd`) and the level
     /// has no ice, which `pdr` does not model.
@@ -306,10 +312,7 @@ impl EngineArgs {
             EngineChoice::Pdr => Engine::Pdr,
             EngineChoice::Astar => Engine::Astar,
             EngineChoice::Auto => {
-                let unrolled = self.encoding.is_some()
-                    || self.encoding() != EncodingKind::Pushes
-                    || self.solver_cmd.is_some();
-                if unrolled || level.has_ice() {
+                if self.asks_for_an_encoding() || self.solver_cmd.is_some() || level.has_ice() {
                     Engine::Unroll
                 } else {
                     Engine::Pdr
@@ -332,7 +335,7 @@ impl EngineArgs {
                 "--engine {name} unrolls no formula; sweep needs --engine unroll (or auto)"
             ));
         }
-        if self.encoding() != EncodingKind::Pushes || self.encoding.is_some() {
+        if self.asks_for_an_encoding() {
             return Err(format!(
                 "--engine {name} searches pushes with its own formula; drop --encoding / \
                  --optimize moves, or use --engine unroll"
