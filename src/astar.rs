@@ -261,7 +261,7 @@ fn path_to(nodes: &[Node], mut id: u32) -> Vec<(Cell, Direction)> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::level::parse_xsb;
     use crate::pathfind::plan_from_pushes;
@@ -303,8 +303,9 @@ mod tests {
         assert!(plan.verify(&level).is_ok());
     }
 
-    #[test]
-    fn bounds_and_dead_levels() {
+    /// Bounds, a dead level and a solved start: what every push search must answer
+    /// (`run` solves a level text within a number of pushes). Shared with `pdr`.
+    pub(crate) fn check_bounds_and_dead_levels(run: &dyn Fn(&str, usize) -> SearchAnswer) {
         let text = "########\n#@ $  .#\n########\n";
         assert_eq!(run(text, 2), SearchAnswer::NoneWithin(2));
         assert!(matches!(run(text, 3), SearchAnswer::Optimal(p) if p.len() == 3));
@@ -315,5 +316,10 @@ mod tests {
         );
         // Already solved.
         assert_eq!(run("####\n#@*#\n####\n", 10), SearchAnswer::Optimal(vec![]));
+    }
+
+    #[test]
+    fn bounds_and_dead_levels() {
+        check_bounds_and_dead_levels(&run);
     }
 }

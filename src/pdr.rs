@@ -621,16 +621,7 @@ mod tests {
 
     #[test]
     fn bounds_and_dead_levels() {
-        let text = "########\n#@ $  .#\n########\n";
-        assert_eq!(run(text, 2), SearchAnswer::NoneWithin(2));
-        assert!(matches!(run(text, 3), SearchAnswer::Optimal(p) if p.len() == 3));
-        // A box in a corner, off its goal: dead.
-        assert_eq!(
-            run("#####\n#.  #\n# @$#\n#####\n", 10),
-            SearchAnswer::Unsolvable
-        );
-        // Already solved.
-        assert_eq!(run("####\n#@*#\n####\n", 10), SearchAnswer::Optimal(vec![]));
+        crate::astar::tests::check_bounds_and_dead_levels(&run);
     }
 
     #[test]

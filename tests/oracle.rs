@@ -343,48 +343,35 @@ fn pushes_encoding_matches_push_bfs_on_small_microban_levels() {
     assert!(compared >= 10, "only {compared} levels compared");
 }
 
-#[test]
-fn astar_baseline_matches_push_bfs() {
-    // The baseline is itself an oracle for levels too large for BFS, so it is checked
-    // like an encoding: small and larger generated boards, "none within k" included.
-    for (seed, wall_percent, extra_size) in [(12, 10, 0), (13, 20, 2)] {
+/// Checks a push search that is itself an oracle candidate against the push BFS on
+/// small and larger generated boards ("none within k" included), one seed per shape.
+fn check_push_search(
+    run: &dyn Fn(&Level, usize) -> Result<Outcome, driver::SolveError>,
+    seeds: [u64; 2],
+) {
+    for (seed, wall_percent, extra_size) in [(seeds[0], 10, 0), (seeds[1], 20, 2)] {
         let opts = GenOptions {
             max_boxes: 4,
             wall_percent,
             ice_percent: 0,
             extra_size,
         };
-        check_engine(
-            EncodingKind::Pushes,
-            &run_astar,
-            seed,
-            600,
-            14 + extra_size,
-            opts,
-        );
+        check_engine(EncodingKind::Pushes, run, seed, 600, 14 + extra_size, opts);
     }
+}
+
+#[test]
+fn astar_baseline_matches_push_bfs() {
+    // The baseline is itself an oracle for levels too large for BFS, so it is checked
+    // like an encoding.
+    check_push_search(&run_astar, [12, 13]);
 }
 
 #[test]
 fn pdr_search_matches_push_bfs() {
     // Lemmas generalise what one query refutes to every position that matches them, so
     // an over-general lemma would show here as a missed or longer plan.
-    for (seed, wall_percent, extra_size) in [(14, 10, 0), (15, 20, 2)] {
-        let opts = GenOptions {
-            max_boxes: 4,
-            wall_percent,
-            ice_percent: 0,
-            extra_size,
-        };
-        check_engine(
-            EncodingKind::Pushes,
-            &run_pdr,
-            seed,
-            600,
-            14 + extra_size,
-            opts,
-        );
-    }
+    check_push_search(&run_pdr, [14, 15]);
 }
 
 /// Microban levels the default solves in well under a second (0.2 s or less in the
