@@ -244,9 +244,9 @@ pub fn solve(
 pub const ASTAR_MAX_POSITIONS: usize = 20_000_000;
 
 /// Solves `level` push-optimally with one of the searches that unroll no formula:
-/// `Engine::Pdr` asks `solver` (a fresh SAT solver), `Engine::Astar` needs none. The
-/// outcome has no formula size. The plan is rebuilt from the pushes with shortest walks
-/// and replayed like any other.
+/// `Engine::Pdr` asks `solver` (a fresh SAT solver) and reports the size of its
+/// one-push formula with the lemmas; `Engine::Astar` needs no solver and has no formula.
+/// The plan is rebuilt from the pushes with shortest walks and replayed like any other.
 pub fn solve_by_search(
     level: &Level,
     engine: Engine,
