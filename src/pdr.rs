@@ -16,6 +16,7 @@
 //! failed assumptions name the part of `s` that matters, and that part becomes a lemma
 //! of frame `i`. Otherwise the search descends into the position found.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -41,10 +42,6 @@ pub struct PdrStats {
     pub queries: u64,
     /// Lemmas learned.
     pub lemmas: u64,
-    /// Literals in all lemmas.
-    pub lemma_literals: u64,
-    /// Of the lemmas, those about a position the heuristic puts too far from the goal.
-    pub heuristic_lemmas: u64,
     /// Variables of the one-push formula (before frames).
     pub variables: u64,
     /// Clauses of the one-push formula (before frames and lemmas).
@@ -66,7 +63,6 @@ struct PushVar {
 }
 
 /// A position: the box mask and the smallest cell of the player's region.
-#[derive(Clone)]
 struct Position {
     boxes: Vec<bool>,
     player: Cell,
@@ -99,8 +95,8 @@ struct Frames<'a> {
     /// "the player can reach `c`" after the push: closed under walking onto free cells,
     /// so never smaller than the truth.
     reach_next: Vec<Option<Lit>>,
-    /// The fact each current-position variable states, by variable number.
-    fact_of: Vec<Option<Fact>>,
+    /// The fact each current-position variable states, by variable.
+    fact_of: HashMap<u32, Fact>,
     pushes: Vec<PushVar>,
     /// `frame[i]`: the literal that switches on the lemmas of frame `i`.
     frame: Vec<Lit>,
@@ -123,15 +119,12 @@ impl<'a> Frames<'a> {
         let cells = level.cell_count();
         let region = &analysis.region;
         let movable = |c: Cell| region[c] && analysis.live[c];
-        let mut fact_of = vec![None];
         let mut box_now = vec![Term::FALSE; cells];
         let mut box_next = vec![Term::FALSE; cells];
         for c in 0..cells {
             if movable(c) {
                 box_now[c] = Term::Lit(solver.new_var());
-                fact_of.push(Some(Fact::Box(c)));
                 box_next[c] = Term::Lit(solver.new_var());
-                fact_of.push(None);
             } else {
                 // Boxes outside the region never move; dead cells never hold one.
                 let fixed = Term::Const(!region[c] && level.has_initial_box(c));
@@ -147,11 +140,9 @@ impl<'a> Frames<'a> {
                 let behind = level.neighbor(c, dir.opposite());
                 if movable(to) && region[behind] {
                     let lit = solver.new_var();
-                    fact_of.push(None);
                     pushes.push(PushVar { lit, from: c, dir });
                     if reach_now[behind].is_none() {
                         reach_now[behind] = Some(solver.new_var());
-                        fact_of.push(Some(Fact::Reach(behind)));
                     }
                 }
             }
@@ -159,7 +150,6 @@ impl<'a> Frames<'a> {
         let mut reach_next = vec![None; cells];
         for c in (0..cells).filter(|&c| region[c]) {
             reach_next[c] = Some(solver.new_var());
-            fact_of.push(None);
         }
         let terms: Vec<Term> = pushes.iter().map(|p| Term::Lit(p.lit)).collect();
         cnf::exactly_one(&mut *solver, &terms);
@@ -222,6 +212,16 @@ impl<'a> Frames<'a> {
                 0,
             ),
         };
+        // What each assumption about the current position names, for reading cores.
+        let mut fact_of = HashMap::new();
+        for c in 0..cells {
+            if let Term::Lit(l) = box_now[c] {
+                fact_of.insert(l.var(), Fact::Box(c));
+            }
+            if let Some(l) = reach_now[c] {
+                fact_of.insert(l.var(), Fact::Reach(c));
+            }
+        }
         Frames {
             level,
             analysis,
@@ -247,7 +247,6 @@ impl<'a> Frames<'a> {
         while self.frame.len() <= i {
             let j = self.frame.len();
             let on = Term::Lit(self.solver.new_var());
-            self.fact_of.push(None);
             for c in 0..self.level.cell_count() {
                 if j == 0 && self.level.is_goal(c) {
                     self.solver.clause(&[!on, self.box_next[c]]);
@@ -402,7 +401,6 @@ impl<'a> Frames<'a> {
                             .filter_map(|c| self.box_next[c].lit())
                             .collect();
                         self.add_lemma(&cube, Some(h as usize - 1));
-                        self.stats.heuristic_lemmas += 1;
                         continue;
                     }
                     let player = self.fill(&boxes, from);
@@ -433,7 +431,7 @@ impl<'a> Frames<'a> {
         let mut player_used = false;
         let mut walled_in = false;
         for l in core {
-            match self.fact_of.get(l.var() as usize).copied().flatten() {
+            match self.fact_of.get(&l.var()).copied() {
                 Some(Fact::Box(c)) => boxes_used[c] = Some(s.boxes[c]),
                 Some(Fact::Reach(c)) => {
                     player_used = true;
@@ -527,7 +525,6 @@ impl<'a> Frames<'a> {
         clause.extend(cube.iter().filter(|l| !l.is_positive()).map(|&l| !l));
         self.solver.add_clause(&clause);
         self.stats.lemmas += 1;
-        self.stats.lemma_literals += cube.len() as u64;
     }
 }
 
