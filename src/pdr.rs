@@ -103,6 +103,8 @@ struct Frames<'a> {
     /// Heuristic per cell and offset (a lower bound on the pushes left).
     potential: Vec<i64>,
     offset: i64,
+    /// The matching's goal prices, smallest first (empty without a matching).
+    prices: Vec<i64>,
     stats: PdrStats,
     /// Whether the last refutation holds for any number of pushes.
     last_refutation_dead: bool,
@@ -203,13 +205,18 @@ impl<'a> Frames<'a> {
         for t in &analysis.dead_triples {
             solver.clause(&[!box_next[t[0]], !box_next[t[1]], !box_next[t[2]]]);
         }
-        let (potential, offset) = match &analysis.matching_potential {
-            Some(m) => (m.cell.iter().map(|p| p.unwrap_or(0)).collect(), m.offset),
+        let (potential, offset, prices) = match &analysis.matching_potential {
+            Some(m) => (
+                m.cell.iter().map(|p| p.unwrap_or(0)).collect(),
+                m.offset,
+                m.prices.clone(),
+            ),
             None => (
                 (0..cells)
                     .map(|c| analysis.pushes_to_goal[c] as i64)
                     .collect(),
                 0,
+                Vec::new(),
             ),
         };
         // What each assumption about the current position names, for reading cores.
@@ -235,6 +242,7 @@ impl<'a> Frames<'a> {
             frame: Vec::new(),
             potential,
             offset,
+            prices,
             stats: PdrStats::default(),
             last_refutation_dead: false,
             region: Region::new(cells),
@@ -259,22 +267,66 @@ impl<'a> Frames<'a> {
         self.frame[i]
     }
 
-    /// A lower bound on the pushes `boxes` need: the larger of the matching potential
-    /// and the sum of the boxes' own distances plus what the worst pair of boxes needs
-    /// beyond its two distances (pushes of different boxes are different pushes).
+    /// A lower bound on the pushes `boxes` need (see [`Frames::bound_of`]).
     fn heuristic(&self, boxes: &[bool]) -> i64 {
         let cells: Vec<Cell> = (0..boxes.len())
             .filter(|&c| boxes[c] && self.movable(c))
             .collect();
+        self.bound_of(&cells)
+    }
+
+    /// A lower bound on the pushes that bring the boxes on `cells` (some or all of a
+    /// position's) to distinct goals, whatever else is on the board: the larger of
+    /// their matching potential (their `φ` and the cheapest goal prices) and their own
+    /// distances plus the extra pushes of disjoint pairs among them (pushes of
+    /// different boxes are different pushes, so the pairs' extras add up).
+    fn bound_of(&self, cells: &[Cell]) -> i64 {
         let distances = &self.analysis.pushes_to_goal;
         let own: i64 = cells.iter().map(|&c| distances[c] as i64).sum();
-        let mut pair = 0;
+        let mut pairs = Vec::new();
         for (n, &a) in cells.iter().enumerate() {
             for &b in &cells[n + 1..] {
-                pair = pair.max(self.analysis.pair_table.extra(a, b, distances));
+                let extra = self.analysis.pair_table.extra(a, b, distances);
+                if extra > 0 {
+                    pairs.push((extra, a, b));
+                }
             }
         }
-        self.potential_of(boxes).max(own + pair as i64)
+        // Greedy packing: not the best one, but any disjoint set of pairs is a bound.
+        pairs.sort_unstable_by(|x, y| y.cmp(x));
+        let mut used: Vec<Cell> = Vec::new();
+        let mut extra = 0i64;
+        for (e, a, b) in pairs {
+            if !used.contains(&a) && !used.contains(&b) {
+                extra += e as i64;
+                used.extend([a, b]);
+            }
+        }
+        let potential = cells.iter().map(|&c| self.potential[c]).sum::<i64>()
+            + self.prices.iter().take(cells.len()).sum::<i64>();
+        potential.max(own + extra)
+    }
+
+    /// A small set of the boxes of `boxes` whose bound is still at least `need` (which
+    /// the whole position's is), with that bound (a part's bound may even exceed the
+    /// whole's: the greedy pair packing is not monotone; both are lower bounds). Boxes are dropped greedily, the
+    /// closest to a goal first.
+    fn boxes_needing(&self, boxes: &[bool], need: i64) -> (Vec<Cell>, i64) {
+        let mut cells: Vec<Cell> = (0..boxes.len())
+            .filter(|&c| boxes[c] && self.movable(c))
+            .collect();
+        let mut order = cells.clone();
+        order.sort_by_key(|&c| self.analysis.pushes_to_goal[c]);
+        let mut bound = self.bound_of(&cells);
+        for c in order {
+            let without: Vec<Cell> = cells.iter().copied().filter(|&d| d != c).collect();
+            let b = self.bound_of(&without);
+            if b >= need {
+                cells = without;
+                bound = b;
+            }
+        }
+        (cells, bound)
     }
 
     /// The matching potential of `boxes` (the own distances' sum where the level has
@@ -394,13 +446,15 @@ impl<'a> Frames<'a> {
                     boxes[to] = true;
                     let h = self.heuristic(&boxes);
                     if h > i as i64 - 1 {
-                        // Too far from the goal for frame i - 1: that is a lemma of
-                        // frame h - 1 about exactly these boxes.
-                        let cube: Vec<Lit> = (0..boxes.len())
-                            .filter(|&c| boxes[c])
-                            .filter_map(|c| self.box_next[c].lit())
+                        // Too far from the goal for frame i - 1. The boxes that alone
+                        // keep the bound above i - 1 make a lemma of the frame below
+                        // their bound, true whatever the other cells hold.
+                        let (cells, bound) = self.boxes_needing(&boxes, i as i64);
+                        let cube: Vec<Lit> = cells
+                            .iter()
+                            .filter_map(|&c| self.box_next[c].lit())
                             .collect();
-                        self.add_lemma(&cube, Some(h as usize - 1));
+                        self.add_lemma(&cube, Some(bound as usize - 1));
                         continue;
                     }
                     let player = self.fill(&boxes, from);
@@ -496,6 +550,21 @@ impl<'a> Frames<'a> {
                 .find(|&g| !s.boxes[g])
                 .expect("s is not solved");
             boxes_used[g] = Some(false);
+        }
+        // Every position has the same number of boxes, so a cube that names them all
+        // says where the others are not: its "no box here" literals add nothing.
+        let count = (0..s.boxes.len())
+            .filter(|&c| s.boxes[c] && self.movable(c))
+            .count();
+        let named = (0..s.boxes.len())
+            .filter(|&c| boxes_used[c] == Some(true) && self.movable(c))
+            .count();
+        if named == count {
+            for used in boxes_used.iter_mut() {
+                if *used == Some(false) {
+                    *used = None;
+                }
+            }
         }
         let mut cube = Vec::new();
         for (c, used) in boxes_used.into_iter().enumerate() {
@@ -614,6 +683,32 @@ mod tests {
         // The player starts walled in by two boxes and must push one of them first;
         // lemmas learned there name the wall, not the player's cell.
         check_optimum("########\n#@$ .  #\n#$     #\n#.     #\n########\n");
+    }
+
+    #[test]
+    fn the_bound_of_a_part_holds_and_stays_at_most_the_optimum() {
+        for text in [
+            "#######\n#@    #\n# $$ .#\n#   . #\n#######\n",
+            "#########\n#.  $ $.#\n#   @   #\n#########\n",
+            "########\n#@$ .  #\n#$     #\n#.     #\n########\n",
+        ] {
+            let level = parse_xsb("t", text).unwrap().remove(0);
+            let analysis = Analysis::new(&level);
+            let frames = Frames::new(&level, &analysis, Box::new(VarisatBackend::new()));
+            let boxes = level.initial_boxes().to_vec();
+            let whole = frames.heuristic(&boxes);
+            let SearchResult::Optimal(optimum) = shortest_pushes(&level, 60, 1_000_000) else {
+                panic!("solvable: {text}");
+            };
+            assert!(whole <= optimum as i64, "{text}");
+            for need in 0..=whole {
+                let (cells, bound) = frames.boxes_needing(&boxes, need);
+                assert!(need <= bound && bound <= optimum as i64, "{text}");
+                assert_eq!(bound, frames.bound_of(&cells));
+            }
+            // Needing nothing keeps no box.
+            assert!(frames.boxes_needing(&boxes, 0).0.is_empty());
+        }
     }
 
     #[test]

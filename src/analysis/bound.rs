@@ -49,6 +49,10 @@ pub struct MatchingPotential {
     pub cell: Vec<Option<i64>>,
     /// `Σ_g u(g)`.
     pub offset: i64,
+    /// The goal prices `u(g)`, smallest first. Any `m` boxes end on `m` distinct goals,
+    /// so they pay at least their `φ` plus the `m` smallest prices: a bound for a part
+    /// of a position.
+    pub prices: Vec<i64>,
     /// The value at the start position: the cost of the best matching.
     pub initial: i64,
 }
@@ -112,11 +116,14 @@ pub fn matching_potential(
         })
         .collect();
     let offset: i64 = price.iter().sum();
+    let mut prices = price;
+    prices.sort_unstable();
     let initial = offset + boxes.iter().map(|&b| cell[b].unwrap_or(0)).sum::<i64>();
     debug_assert_eq!(initial, total, "the dual meets the matching");
     Some(MatchingPotential {
         cell,
         offset,
+        prices,
         initial,
     })
 }
@@ -216,7 +223,7 @@ mod tests {
     }
 
     #[test]
-    fn matching_potential_meets_the_matching_and_bounds_other_positions() {
+    fn matching_potential_meets_the_matching_and_bounds_other_positions_and_parts() {
         // Both boxes are nearest to the right goal; the potential must charge the
         // detour to the left goal at the start, and never overcharge elsewhere.
         let l = parse_xsb("t", "#########\n#.   $$.#\n#   @   #\n#########\n")
@@ -245,6 +252,14 @@ mod tests {
                     .min(dist[1][x] as i64 + dist[0][y] as i64);
                 assert!(value <= best, "{x} {y}: {value} > {best}");
             }
+        }
+        // One box alone: its φ plus the cheapest price is at most its nearest goal.
+        assert_eq!(m.prices.iter().sum::<i64>(), m.offset);
+        assert!(m.prices.windows(2).all(|w| w[0] <= w[1]), "smallest first");
+        for &x in &live {
+            let value = m.cell[x].unwrap() + m.prices[0];
+            let best = dist[0][x].min(dist[1][x]) as i64;
+            assert!(value <= best, "{x}: {value} > {best}");
         }
     }
 }
