@@ -269,10 +269,14 @@ impl<'a> Frames<'a> {
 
     /// A lower bound on the pushes `boxes` need (see [`Frames::bound_of`]).
     fn heuristic(&self, boxes: &[bool]) -> i64 {
-        let cells: Vec<Cell> = (0..boxes.len())
+        self.bound_of(&self.box_cells(boxes))
+    }
+
+    /// The cells of the boxes of `boxes` that can move (every position has as many).
+    fn box_cells(&self, boxes: &[bool]) -> Vec<Cell> {
+        (0..boxes.len())
             .filter(|&c| boxes[c] && self.movable(c))
-            .collect();
-        self.bound_of(&cells)
+            .collect()
     }
 
     /// A lower bound on the pushes that bring the boxes on `cells` (some or all of a
@@ -312,9 +316,7 @@ impl<'a> Frames<'a> {
     /// whole's: the greedy pair packing is not monotone; both are lower bounds). Boxes are dropped greedily, the
     /// closest to a goal first.
     fn boxes_needing(&self, boxes: &[bool], need: i64) -> (Vec<Cell>, i64) {
-        let mut cells: Vec<Cell> = (0..boxes.len())
-            .filter(|&c| boxes[c] && self.movable(c))
-            .collect();
+        let mut cells = self.box_cells(boxes);
         let mut order = cells.clone();
         order.sort_by_key(|&c| self.analysis.pushes_to_goal[c]);
         let mut bound = self.bound_of(&cells);
@@ -511,9 +513,7 @@ impl<'a> Frames<'a> {
             .min();
         if let Some(change) = least_change {
             dead = false;
-            let count = (0..s.boxes.len())
-                .filter(|&c| s.boxes[c] && self.movable(c))
-                .count();
+            let count = self.box_cells(&s.boxes).len();
             let mut extra: Vec<Cell> = (0..s.boxes.len())
                 .filter(|&c| s.boxes[c] && self.movable(c) && boxes_used[c].is_none())
                 .collect();
@@ -553,9 +553,7 @@ impl<'a> Frames<'a> {
         }
         // Every position has the same number of boxes, so a cube that names them all
         // says where the others are not: its "no box here" literals add nothing.
-        let count = (0..s.boxes.len())
-            .filter(|&c| s.boxes[c] && self.movable(c))
-            .count();
+        let count = self.box_cells(&s.boxes).len();
         let named = (0..s.boxes.len())
             .filter(|&c| boxes_used[c] == Some(true) && self.movable(c))
             .count();
