@@ -312,9 +312,9 @@ impl<'a> Frames<'a> {
     }
 
     /// A small set of the boxes of `boxes` whose bound is still at least `need` (which
-    /// the whole position's is), with that bound (a part's bound may even exceed the
-    /// whole's: the greedy pair packing is not monotone; both are lower bounds). Boxes are dropped greedily, the
-    /// closest to a goal first.
+    /// the whole position's is), with that bound. Boxes are dropped greedily, the
+    /// closest to a goal first. (A part's bound may even exceed the whole's, as the
+    /// greedy pair packing is not monotone; both are lower bounds.)
     fn boxes_needing(&self, boxes: &[bool], need: i64) -> (Vec<Cell>, i64) {
         let mut cells = self.box_cells(boxes);
         let mut order = cells.clone();
