@@ -14,6 +14,7 @@ use super::input::read_levels;
 use super::report::{EXIT_INPUT, EXIT_OK, LevelReport, Status};
 use super::say;
 use super::worker::{ChildJob, solve_in_child};
+use crate::driver::Engine;
 use crate::level::Level;
 
 /// Runs `bench` and returns the exit code.
@@ -168,7 +169,7 @@ fn summary(args: &BenchArgs, reports: &[LevelReport]) -> String {
     engines.sort_unstable();
     engines.dedup();
     let solver = args.engine.solver_choice();
-    let solver = if engines == ["astar"] {
+    let solver = if engines == [Engine::Astar.name()] {
         "none"
     } else {
         solver.name()

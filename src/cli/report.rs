@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use crate::driver::{Outcome, Verdict};
+use crate::driver::{Engine, Outcome, Verdict};
 
 /// Exit code: every level solved.
 pub const EXIT_OK: i32 = 0;
@@ -265,7 +265,7 @@ impl LevelReport {
         if let (Some(enc), Some(solver), Some(_)) = (&self.encoding, &self.solver, self.variables) {
             let k = self.k.map(|k| format!("k={k}, ")).unwrap_or_default();
             let engine = match self.engine.as_deref() {
-                Some(e) if e != "unroll" => format!("engine {e}, "),
+                Some(e) if e != Engine::Unroll.name() => format!("engine {e}, "),
                 _ => String::new(),
             };
             out.push_str(&format!(
@@ -273,7 +273,11 @@ impl LevelReport {
                 self.variables.unwrap_or(0),
                 self.clauses.unwrap_or(0)
             ));
-        } else if let Some(engine) = self.engine.as_deref().filter(|e| *e != "unroll") {
+        } else if let Some(engine) = self
+            .engine
+            .as_deref()
+            .filter(|e| *e != Engine::Unroll.name())
+        {
             // The searches unroll no formula: name the engine and its solver instead.
             let solver = match &self.solver {
                 Some(s) => format!(", solver {s}"),
