@@ -55,6 +55,9 @@ pub struct PdrStats {
 /// The name reports give this search where they name a SAT solver.
 pub const NAME: &str = "pdr";
 
+/// What [`Frames::known_bound`] says of a position refuted for good.
+const DEAD: usize = usize::MAX;
+
 /// One push variable.
 struct PushVar {
     lit: Lit,
@@ -110,6 +113,32 @@ struct Frames<'a> {
     last_refutation_dead: bool,
     /// The player's region in the position last filled.
     region: Region,
+    /// Scratch region for the positions after a push.
+    next_region: Region,
+    /// Lemmas that name every box of a position, kept out of the solver: the cells of
+    /// the boxes, then what else each lemma needs and its frame.
+    whole: HashMap<Vec<Cell>, Vec<WholeLemma>>,
+}
+
+/// A lemma naming every box of a position (see [`Frames::whole`]).
+#[derive(Clone, Copy)]
+struct WholeLemma {
+    /// A cell the player must be able to reach for the lemma to apply.
+    reach: Option<Cell>,
+    /// Its frame (`None`: it holds for any number of pushes).
+    frame: Option<usize>,
+}
+
+/// What an UNSAT query taught about its position.
+struct Refutation {
+    /// The part of the position the refutation used, on the position after a push.
+    cube: Vec<Lit>,
+    /// Whether it holds for any number of pushes.
+    dead: bool,
+    /// Whether the cube names every box (and no empty cell).
+    whole: bool,
+    /// Whether the cube says the player can reach the position's region.
+    player_used: bool,
 }
 
 impl<'a> Frames<'a> {
@@ -246,6 +275,8 @@ impl<'a> Frames<'a> {
             stats: PdrStats::default(),
             last_refutation_dead: false,
             region: Region::new(cells),
+            next_region: Region::new(cells),
+            whole: HashMap::new(),
         }
     }
 
@@ -261,6 +292,11 @@ impl<'a> Frames<'a> {
                 } else if self.analysis.region[c] && self.analysis.pushes_to_goal[c] as usize > j {
                     self.solver.clause(&[!on, !self.box_next[c]]);
                 }
+            }
+            if let Some(&below) = self.frame.last() {
+                // A lemma of frame j holds in every frame below it, so switching on
+                // frame j - 1 switches on frame j (and, by the chain, all above).
+                self.solver.clause(&[Term::Lit(!below), on]);
             }
             self.frame.push(on.lit().expect("a variable"));
         }
@@ -394,8 +430,8 @@ impl<'a> Frames<'a> {
                 return Err(Stopped);
             }
             // Assumptions: the position (boxes and where the player can get to), then
-            // the frames the next position must be in (a lemma of frame j holds in
-            // every frame below j).
+            // the frame the next position must be in (which switches on the frames
+            // above it).
             self.fill(&s.boxes, s.player);
             let mut assumptions: Vec<Lit> = Vec::new();
             for c in 0..self.level.cell_count() {
@@ -406,33 +442,64 @@ impl<'a> Frames<'a> {
                     assumptions.push(if self.region.contains(c) { l } else { !l });
                 }
             }
-            let top = self.frame.len().max(i);
-            for j in (i - 1)..top {
-                let f = self.frame(j);
-                assumptions.push(f);
-            }
+            let f = self.frame(i - 1);
+            assumptions.push(f);
             // Pushes after which the potential alone says more than i - 1 pushes are
             // left are barred outright, which saves one query each.
             let potential = self.potential_of(&s.boxes);
             let mut barred = Vec::new();
-            for (n, p) in self.pushes.iter().enumerate() {
+            let mut known = Vec::new();
+            let mut open = 0;
+            let mut barred_reachable = false;
+            let cells = self.box_cells(&s.boxes);
+            for n in 0..self.pushes.len() {
+                let p = &self.pushes[n];
                 let to = self.level.neighbor(p.from, p.dir);
                 if s.boxes[p.from] && !s.boxes[to] {
                     let change = self.potential[to] - self.potential[p.from];
+                    let behind = self.level.neighbor(p.from, p.dir.opposite());
+                    let reachable = self.region.contains(behind);
                     if potential + change > i as i64 - 1 {
                         assumptions.push(!p.lit);
                         barred.push(n);
+                        barred_reachable |= reachable;
+                        continue;
+                    }
+                    if !reachable {
+                        continue;
+                    }
+                    // Pushes into a position a whole-position lemma refutes.
+                    let known_bound = self.known_bound(&cells, s, n);
+                    if known_bound >= i {
+                        assumptions.push(!self.pushes[n].lit);
+                        known.push((n, known_bound == DEAD));
+                    } else {
+                        open += 1;
                     }
                 }
+            }
+            if open == 0 && !known.is_empty() {
+                // Every push leads where a lemma already refutes: so is this position,
+                // with the player in this region, without asking the solver.
+                let dead = !barred_reachable && known.iter().all(|&(_, dead)| dead);
+                self.add_whole(&cells, Some(s.player), (!dead).then_some(i));
+                self.last_refutation_dead = dead;
+                return Ok(None);
             }
             self.stats.queries += 1;
             match self.solver.solve(&assumptions) {
                 SolveResult::Unknown => return Err(Stopped),
                 SolveResult::Unsat => {
-                    let (cube, dead) = self.explain(s, i, &barred);
+                    let r = self.explain(s, i, &barred, &known);
                     // A refutation that used no frame holds for every number of pushes.
-                    self.add_lemma(&cube, (!dead).then_some(i));
-                    self.last_refutation_dead = dead;
+                    let frame = (!r.dead).then_some(i);
+                    if r.whole {
+                        let reach = r.player_used.then_some(s.player);
+                        self.add_whole(&cells, reach, frame);
+                    } else {
+                        self.add_lemma(&r.cube, frame);
+                    }
+                    self.last_refutation_dead = r.dead;
                     return Ok(None);
                 }
                 SolveResult::Sat => {
@@ -475,7 +542,13 @@ impl<'a> Frames<'a> {
     /// `self.region` still holds the region of `s`.
     /// Also says whether the refutation used no frame and no barred push, so the
     /// lemma holds whatever the number of pushes left.
-    fn explain(&mut self, s: &Position, i: usize, barred: &[usize]) -> (Vec<Lit>, bool) {
+    fn explain(
+        &mut self,
+        s: &Position,
+        i: usize,
+        barred: &[usize],
+        known: &[(usize, bool)],
+    ) -> Refutation {
         let core = self
             .solver
             .failed_assumptions()
@@ -526,6 +599,19 @@ impl<'a> Frames<'a> {
                 boxes_used[c] = Some(true);
             }
         }
+        // Pushes into positions a whole-position lemma refutes: only the same position
+        // is sure to lead to the same one.
+        let known_used: Vec<bool> = known
+            .iter()
+            .filter(|(n, _)| in_core.contains(&self.pushes[*n].lit.var()))
+            .map(|&(_, dead)| dead)
+            .collect();
+        if !known_used.is_empty() {
+            dead &= known_used.iter().all(|&d| d);
+            for c in self.box_cells(&s.boxes) {
+                boxes_used[c] = Some(true);
+            }
+        }
         if walled_in {
             // Unreachable: the boxes around the player's region wall it in.
             for (c, used) in boxes_used.iter_mut().enumerate() {
@@ -573,7 +659,78 @@ impl<'a> Frames<'a> {
         if player_used {
             cube.push(self.reach_next[s.player].expect("region cell"));
         }
-        (cube, dead)
+        Refutation {
+            cube,
+            dead,
+            whole: named == count,
+            player_used,
+        }
+    }
+
+    /// Records a whole-position lemma: boxes on `cells` (and nowhere else), the player
+    /// able to reach `reach`, cannot reach the goal within `frame` pushes (`None`: ever).
+    fn add_whole(&mut self, cells: &[Cell], reach: Option<Cell>, frame: Option<usize>) {
+        let lemmas = self.whole.entry(cells.to_vec()).or_default();
+        let bound = |f: Option<usize>| f.map_or(DEAD, |f| f + 1);
+        match lemmas.iter_mut().find(|l| l.reach == reach) {
+            // A higher frame says more about the same positions.
+            Some(l) => {
+                if bound(frame) > bound(l.frame) {
+                    l.frame = frame;
+                }
+            }
+            None => lemmas.push(WholeLemma { reach, frame }),
+        }
+        self.stats.lemmas += 1;
+    }
+
+    /// The box cells after push `n` from the position whose box cells are `cells`.
+    fn cells_after(&self, cells: &[Cell], n: usize) -> Vec<Cell> {
+        let p = &self.pushes[n];
+        let to = self.level.neighbor(p.from, p.dir);
+        let mut next: Vec<Cell> = cells
+            .iter()
+            .map(|&c| if c == p.from { to } else { c })
+            .collect();
+        next.sort_unstable();
+        next
+    }
+
+    /// The most pushes whole-position lemmas say the position after push `n` from `s`
+    /// (whose box cells are `cells`) needs: one more than the highest frame that
+    /// refutes it, [`DEAD`] when one refutes it for good, 0 when none does.
+    fn known_bound(&mut self, cells: &[Cell], s: &Position, n: usize) -> usize {
+        if self.whole.is_empty() {
+            return 0;
+        }
+        let next = self.cells_after(cells, n);
+        let Some(lemmas) = self.whole.get(&next) else {
+            return 0;
+        };
+        let p = &self.pushes[n];
+        let to = self.level.neighbor(p.from, p.dir);
+        let mut best = 0;
+        let mut filled = false;
+        for l in lemmas {
+            let bound = l.frame.map_or(DEAD, |f| f + 1);
+            if bound <= best {
+                continue;
+            }
+            if let Some(m) = l.reach {
+                if !filled {
+                    let mut boxes = s.boxes.clone();
+                    boxes[p.from] = false;
+                    boxes[to] = true;
+                    self.next_region.fill(self.level, &boxes, p.from);
+                    filled = true;
+                }
+                if !self.next_region.contains(m) {
+                    continue;
+                }
+            }
+            best = bound;
+        }
+        best
     }
 
     /// Adds "no position matching `cube` reaches the goal within `i` pushes" to frames
