@@ -872,6 +872,62 @@ mod tests {
     }
 
     #[test]
+    fn whole_position_lemmas_apply_by_frame_and_player_region() {
+        let level = parse_xsb("t", "#######\n#@    #\n# $$ .#\n#   . #\n#######\n")
+            .unwrap()
+            .remove(0);
+        let analysis = Analysis::new(&level);
+        let mut frames = Frames::new(&level, &analysis, Box::new(VarisatBackend::new()));
+        let boxes = level.initial_boxes().to_vec();
+        let player = frames.fill(&boxes, level.player());
+        let s = Position { boxes, player };
+        let cells = frames.box_cells(&s.boxes);
+        // A push the player can make from the start.
+        let n = (0..frames.pushes.len())
+            .find(|&n| {
+                let p = &frames.pushes[n];
+                let to = level.neighbor(p.from, p.dir);
+                let behind = level.neighbor(p.from, p.dir.opposite());
+                s.boxes[p.from] && !s.boxes[to] && frames.region.contains(behind)
+            })
+            .expect("the start has a push");
+        let to = level.neighbor(frames.pushes[n].from, frames.pushes[n].dir);
+        let after = frames.cells_after(&cells, n);
+        assert_eq!(frames.known_bound(&cells, &s, n), 0);
+        frames.add_whole(&after, None, Some(3));
+        assert_eq!(frames.known_bound(&cells, &s, n), 4);
+        // A lower frame for the same positions says less and changes nothing.
+        frames.add_whole(&after, None, Some(2));
+        assert_eq!(frames.known_bound(&cells, &s, n), 4);
+        // A lemma for a region the player is not in after the push (the pushed box's
+        // cell is never in it) does not apply; one for its own region does.
+        frames.add_whole(&after, Some(to), Some(9));
+        assert_eq!(frames.known_bound(&cells, &s, n), 4);
+        let mut next = s.boxes.clone();
+        next[frames.pushes[n].from] = false;
+        next[to] = true;
+        let region = frames
+            .next_region
+            .fill(&level, &next, frames.pushes[n].from);
+        frames.add_whole(&after, Some(region), Some(5));
+        assert_eq!(frames.known_bound(&cells, &s, n), 6);
+        // Other positions are untouched.
+        let other = (0..frames.pushes.len())
+            .find(|&m| {
+                let p = &frames.pushes[m];
+                let behind = level.neighbor(p.from, p.dir.opposite());
+                s.boxes[p.from]
+                    && !s.boxes[level.neighbor(p.from, p.dir)]
+                    && frames.region.contains(behind)
+                    && frames.cells_after(&cells, m) != after
+            })
+            .expect("the start has a second push");
+        assert_eq!(frames.known_bound(&cells, &s, other), 0);
+        frames.add_whole(&after, None, None);
+        assert_eq!(frames.known_bound(&cells, &s, n), DEAD);
+    }
+
+    #[test]
     fn a_cancelled_search_stops() {
         let level = parse_xsb("t", "#######\n#@    #\n# $$ .#\n#   . #\n#######\n")
             .unwrap()
