@@ -296,8 +296,16 @@ pub fn solve_by_search(
         let (result, stats) = pdr::optimal_pushes(level, &analysis, solver, &limits, cancel);
         size = (Some(stats.final_variables), Some(stats.final_clauses));
         let lemmas = if stats.lemmas == 1 { "lemma" } else { "lemmas" };
+        let table = if stats.whole_lemmas > 0 {
+            format!(
+                " ({} of them in the whole-position table)",
+                stats.whole_lemmas
+            )
+        } else {
+            String::new()
+        };
         note = Some(format!(
-            "{} queries, {} {lemmas}; one-push formula of {} variables and {} clauses",
+            "{} queries, {} {lemmas}{table}; one-push formula of {} variables and {} clauses",
             stats.queries, stats.lemmas, stats.variables, stats.clauses
         ));
         result

@@ -42,6 +42,9 @@ pub struct PdrStats {
     pub queries: u64,
     /// Lemmas learned.
     pub lemmas: u64,
+    /// Of the lemmas, those naming a whole position, kept in a table outside the
+    /// solver (a lemma that only raises the frame of one there counts again).
+    pub whole_lemmas: u64,
     /// Variables of the one-push formula (before frames).
     pub variables: u64,
     /// Clauses of the one-push formula (before frames and lemmas).
@@ -682,6 +685,7 @@ impl<'a> Frames<'a> {
             None => lemmas.push(WholeLemma { reach, frame }),
         }
         self.stats.lemmas += 1;
+        self.stats.whole_lemmas += 1;
     }
 
     /// The box cells after push `n` from the position whose box cells are `cells`.
