@@ -77,10 +77,7 @@ pub fn reachable(level: &Level, state: &State) -> Vec<bool> {
 pub struct Region {
     stamp_of: Vec<u32>,
     stamp: u32,
-    /// The cell each reached cell was first reached from (the start: itself).
-    came_from: Vec<Cell>,
     queue: VecDeque<Cell>,
-    start: Cell,
 }
 
 impl Region {
@@ -89,9 +86,7 @@ impl Region {
         Region {
             stamp_of: vec![0; cells],
             stamp: 0,
-            came_from: vec![0; cells],
             queue: VecDeque::new(),
-            start: 0,
         }
     }
 
@@ -105,11 +100,9 @@ impl Region {
         }
         self.stamp += 1;
         let stamp = self.stamp;
-        self.start = from;
         self.queue.clear();
         self.queue.push_back(from);
         self.stamp_of[from] = stamp;
-        self.came_from[from] = from;
         let mut smallest = from;
         while let Some(c) = self.queue.pop_front() {
             smallest = smallest.min(c);
@@ -117,7 +110,6 @@ impl Region {
                 let n = level.neighbor(c, d);
                 if self.stamp_of[n] != stamp && !level.is_wall(n) && !boxes[n] {
                     self.stamp_of[n] = stamp;
-                    self.came_from[n] = c;
                     self.queue.push_back(n);
                 }
             }
@@ -128,14 +120,6 @@ impl Region {
     /// Whether the last fill reached `cell`.
     pub fn contains(&self, cell: Cell) -> bool {
         self.stamp_of[cell] == self.stamp
-    }
-
-    /// The cells of a shortest walk from the last fill's start to `cell` (reached), from
-    /// `cell` back, without the start.
-    pub fn walk_back(&self, cell: Cell) -> impl Iterator<Item = Cell> + '_ {
-        debug_assert!(self.contains(cell));
-        std::iter::successors(Some(cell), |&at| Some(self.came_from[at]))
-            .take_while(|&at| at != self.start)
     }
 }
 

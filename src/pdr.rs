@@ -77,15 +77,6 @@ struct Position {
 /// The search was stopped by the deadline or from outside.
 struct Stopped;
 
-/// What an assumption about the current position says.
-#[derive(Clone, Copy)]
-enum Fact {
-    /// `box_at(c)` (or its negation).
-    Box(Cell),
-    /// "the player can reach `c`" (or its negation).
-    Reach(Cell),
-}
-
 /// The one-push formula and the lemmas learned so far.
 struct Frames<'a> {
     level: &'a Level,
@@ -95,14 +86,8 @@ struct Frames<'a> {
     box_now: Vec<Term>,
     /// `box_at(c)` after the push.
     box_next: Vec<Term>,
-    /// "the player can reach `c`" in the current position, for cells a push starts
-    /// from; always assumed, with the value a flood fill gives.
-    reach_now: Vec<Option<Lit>>,
-    /// "the player can reach `c`" after the push: closed under walking onto free cells,
-    /// so never smaller than the truth.
-    reach_next: Vec<Option<Lit>>,
-    /// The fact each current-position variable states, by variable.
-    fact_of: HashMap<u32, Fact>,
+    /// The cell of each `box_now` variable, for reading cores.
+    cell_of: HashMap<u32, Cell>,
     pushes: Vec<PushVar>,
     /// `frame[i]`: the literal that switches on the lemmas of frame `i`.
     frame: Vec<Lit>,
@@ -167,7 +152,6 @@ impl<'a> Frames<'a> {
             }
         }
         let mut pushes = Vec::new();
-        let mut reach_now = vec![None; cells];
         for c in (0..cells).filter(|&c| movable(c)) {
             for dir in Direction::ALL {
                 let to = level.neighbor(c, dir);
@@ -175,34 +159,25 @@ impl<'a> Frames<'a> {
                 if movable(to) && region[behind] {
                     let lit = solver.new_var();
                     pushes.push(PushVar { lit, from: c, dir });
-                    if reach_now[behind].is_none() {
-                        reach_now[behind] = Some(solver.new_var());
-                    }
                 }
             }
         }
-        let mut reach_next = vec![None; cells];
-        for c in (0..cells).filter(|&c| region[c]) {
-            reach_next[c] = Some(solver.new_var());
-        }
         let terms: Vec<Term> = pushes.iter().map(|p| Term::Lit(p.lit)).collect();
-        cnf::exactly_one(&mut *solver, &terms);
+        // Pairwise, so the many small questions pay for no ladder variables.
+        cnf::at_least_one(&mut *solver, &terms);
+        cnf::at_most_one_pairwise(&mut *solver, &terms);
         let mut into = vec![Vec::new(); cells];
         let mut out_of = vec![Vec::new(); cells];
         for p in &pushes {
             let to = level.neighbor(p.from, p.dir);
-            let behind = level.neighbor(p.from, p.dir.opposite());
             let push = Term::Lit(p.lit);
-            // The player reaches the cell behind the box, the box is there and its
-            // target is free; afterwards the box has moved and the player stands where
-            // it was.
-            let behind_reached = Term::Lit(reach_now[behind].expect("made above"));
-            solver.clause(&[!push, behind_reached]);
+            // The box is there and its target is free; afterwards the box has moved.
+            // Whether the player can get behind the box is not in the formula: the
+            // pushes it cannot make are barred by assumption.
             solver.clause(&[!push, box_now[p.from]]);
             solver.clause(&[!push, !box_now[to]]);
             solver.clause(&[!push, !box_next[p.from]]);
             solver.clause(&[!push, box_next[to]]);
-            solver.clause(&[!push, Term::Lit(reach_next[p.from].expect("region cell"))]);
             into[to].push(Term::Lit(p.lit));
             out_of[p.from].push(Term::Lit(p.lit));
         }
@@ -214,15 +189,6 @@ impl<'a> Frames<'a> {
             let mut appears = vec![!box_next[c], box_now[c]];
             appears.extend(&into[c]);
             solver.clause(&appears);
-        }
-        for c in 0..cells {
-            let Some(r) = reach_next[c] else { continue };
-            for dir in Direction::ALL {
-                if let Some(rn) = reach_next[level.neighbor(c, dir)] {
-                    let n = level.neighbor(c, dir);
-                    solver.clause(&[Term::Lit(!r), box_next[n], Term::Lit(rn)]);
-                }
-            }
         }
         // Deadlocks no position on the way to the goal holds.
         for block in &analysis.freeze_blocks {
@@ -252,24 +218,18 @@ impl<'a> Frames<'a> {
             ),
         };
         // What each assumption about the current position names, for reading cores.
-        let mut fact_of = HashMap::new();
-        for c in 0..cells {
-            if let Term::Lit(l) = box_now[c] {
-                fact_of.insert(l.var(), Fact::Box(c));
-            }
-            if let Some(l) = reach_now[c] {
-                fact_of.insert(l.var(), Fact::Reach(c));
-            }
-        }
+        let cell_of: HashMap<u32, Cell> = box_now
+            .iter()
+            .enumerate()
+            .filter_map(|(c, t)| t.lit().map(|l| (l.var(), c)))
+            .collect();
         Frames {
             level,
             analysis,
             solver,
             box_now,
             box_next,
-            reach_now,
-            reach_next,
-            fact_of,
+            cell_of,
             pushes,
             frame: Vec::new(),
             potential,
@@ -432,17 +392,13 @@ impl<'a> Frames<'a> {
             if cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(Stopped);
             }
-            // Assumptions: the position (boxes and where the player can get to), then
-            // the frame the next position must be in (which switches on the frames
-            // above it).
+            // Assumptions: the position's boxes, then the frame the next position must
+            // be in (which switches on the frames above it), then the pushes barred.
             self.fill(&s.boxes, s.player);
             let mut assumptions: Vec<Lit> = Vec::new();
             for c in 0..self.level.cell_count() {
                 if let Term::Lit(l) = self.box_now[c] {
                     assumptions.push(if s.boxes[c] { l } else { !l });
-                }
-                if let Some(l) = self.reach_now[c] {
-                    assumptions.push(if self.region.contains(c) { l } else { !l });
                 }
             }
             let f = self.frame(i - 1);
@@ -454,6 +410,7 @@ impl<'a> Frames<'a> {
             let mut known = Vec::new();
             let mut open = 0;
             let mut barred_reachable = false;
+            let mut walled = Vec::new();
             let cells = self.box_cells(&s.boxes);
             for n in 0..self.pushes.len() {
                 let p = &self.pushes[n];
@@ -469,6 +426,9 @@ impl<'a> Frames<'a> {
                         continue;
                     }
                     if !reachable {
+                        // The player cannot get behind the box.
+                        assumptions.push(!p.lit);
+                        walled.push(n);
                         continue;
                     }
                     // Pushes into a position a whole-position lemma refutes.
@@ -493,7 +453,7 @@ impl<'a> Frames<'a> {
             match self.solver.solve(&assumptions) {
                 SolveResult::Unknown => return Err(Stopped),
                 SolveResult::Unsat => {
-                    let r = self.explain(s, i, &barred, &known);
+                    let r = self.explain(s, i, &barred, &known, &walled);
                     // A refutation that used no frame holds for every number of pushes.
                     let frame = (!r.dead).then_some(i);
                     if r.whole {
@@ -551,6 +511,7 @@ impl<'a> Frames<'a> {
         i: usize,
         barred: &[usize],
         known: &[(usize, bool)],
+        walled: &[usize],
     ) -> Refutation {
         let core = self
             .solver
@@ -560,25 +521,16 @@ impl<'a> Frames<'a> {
         let in_core: std::collections::HashSet<u32> = core.iter().map(|l| l.var()).collect();
         let mut dead = !self.frame.iter().any(|f| in_core.contains(&f.var()));
         let mut boxes_used = vec![None; s.boxes.len()];
-        let mut player_used = false;
-        let mut walled_in = false;
         for l in core {
-            match self.fact_of.get(&l.var()).copied() {
-                Some(Fact::Box(c)) => boxes_used[c] = Some(s.boxes[c]),
-                Some(Fact::Reach(c)) => {
-                    player_used = true;
-                    if self.region.contains(c) {
-                        // Reachable: the cells of the walk there are free.
-                        for at in self.region.walk_back(c) {
-                            boxes_used[at] = Some(false);
-                        }
-                    } else {
-                        walled_in = true;
-                    }
-                }
-                None => {}
+            if let Some(&c) = self.cell_of.get(&l.var()) {
+                boxes_used[c] = Some(s.boxes[c]);
             }
         }
+        // A push the player could not make was used: the lemma is about this position
+        // with the player in this region, which needs every box (see below).
+        let player_used = walled
+            .iter()
+            .any(|&n| in_core.contains(&self.pushes[n].lit.var()));
         // Barred pushes the refutation used: keep enough of the boxes that every
         // position matching the lemma has the potential to bar them too.
         let least_change = barred
@@ -615,16 +567,11 @@ impl<'a> Frames<'a> {
                 boxes_used[c] = Some(true);
             }
         }
-        if walled_in {
-            // Unreachable: the boxes around the player's region wall it in.
-            for (c, used) in boxes_used.iter_mut().enumerate() {
-                let borders = Direction::ALL
-                    .iter()
-                    .filter_map(|&d| self.level.checked_neighbor(c, d))
-                    .any(|n| self.region.contains(n));
-                if s.boxes[c] && borders {
-                    *used = Some(true);
-                }
+        if player_used {
+            // Only the table can say where the player is (as its region), and the
+            // table holds whole positions.
+            for c in self.box_cells(&s.boxes) {
+                boxes_used[c] = Some(true);
             }
         }
         // The lemma must not cover a solved position.
@@ -658,9 +605,6 @@ impl<'a> Frames<'a> {
             if let (Some(has_box), Term::Lit(l)) = (used, self.box_next[c]) {
                 cube.push(if has_box { l } else { !l });
             }
-        }
-        if player_used {
-            cube.push(self.reach_next[s.player].expect("region cell"));
         }
         Refutation {
             cube,

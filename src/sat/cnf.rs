@@ -10,6 +10,18 @@ pub const PAIRWISE_LIMIT: usize = 6;
 /// At most one of `terms` is true. False constants are ignored; two true constants make
 /// the formula unsatisfiable (an empty clause).
 pub fn at_most_one(sink: &mut dyn ClauseSink, terms: &[Term]) {
+    at_most_one_up_to(sink, terms, PAIRWISE_LIMIT);
+}
+
+/// At most one of `terms` is true, pairwise whatever their number: no auxiliary
+/// variable, for formulas asked many small questions, where every variable costs the
+/// solver on each of them.
+pub fn at_most_one_pairwise(sink: &mut dyn ClauseSink, terms: &[Term]) {
+    at_most_one_up_to(sink, terms, usize::MAX);
+}
+
+/// At most one of `terms`, pairwise up to `pairwise_limit` literals, a ladder above.
+fn at_most_one_up_to(sink: &mut dyn ClauseSink, terms: &[Term], pairwise_limit: usize) {
     let trues = terms.iter().filter(|t| **t == Term::TRUE).count();
     let lits: Vec<Lit> = terms.iter().filter_map(|t| t.lit()).collect();
     if trues > 1 {
@@ -22,7 +34,7 @@ pub fn at_most_one(sink: &mut dyn ClauseSink, terms: &[Term]) {
         }
         return;
     }
-    if lits.len() <= PAIRWISE_LIMIT {
+    if lits.len() <= pairwise_limit {
         for (i, &a) in lits.iter().enumerate() {
             for &b in &lits[i + 1..] {
                 sink.add_clause(&[!a, !b]);
@@ -143,6 +155,20 @@ mod tests {
             assert!(ok.iter().all(|m| m.count_ones() <= 1), "n={n}");
             assert_eq!(ok.len(), n + 1, "n={n}");
         }
+    }
+
+    #[test]
+    fn at_most_one_pairwise_makes_no_variable() {
+        for n in [1, 2, 7, 9] {
+            let ok = allowed(n, at_most_one_pairwise);
+            assert!(ok.iter().all(|m| m.count_ones() <= 1), "n={n}");
+            assert_eq!(ok.len(), n + 1, "n={n}");
+        }
+        let mut s = VarisatBackend::new();
+        let terms: Vec<Term> = (0..9).map(|_| s.new_var().into()).collect();
+        at_most_one_pairwise(&mut s, &terms);
+        assert_eq!(s.stats().variables, 9);
+        assert_eq!(s.stats().clauses, 36);
     }
 
     #[test]
