@@ -117,6 +117,40 @@ struct WholeLemma {
     frame: Option<usize>,
 }
 
+impl WholeLemma {
+    /// The pushes the positions it matches need at least ([`DEAD`]: any number fails).
+    fn bound(&self) -> usize {
+        self.frame.map_or(DEAD, |f| f + 1)
+    }
+}
+
+/// The pushes one question bars by assumption, by reason (indices into the pushes).
+#[derive(Default)]
+struct Barred {
+    /// After these the matching potential is above the pushes left.
+    by_potential: Vec<usize>,
+    /// Whether the player could make one of `by_potential`.
+    by_potential_makeable: bool,
+    /// These lead where a table lemma refutes; with whether it holds for good.
+    by_table: Vec<(usize, bool)>,
+    /// The player cannot get behind these boxes.
+    walled: Vec<usize>,
+    /// How many pushes the player can make are not barred.
+    open: usize,
+}
+
+impl Barred {
+    /// Every barred push, in the order of the pushes.
+    fn pushes(&self) -> impl Iterator<Item = usize> + use<> {
+        let mut all: Vec<usize> = (self.by_potential.iter().copied())
+            .chain(self.walled.iter().copied())
+            .chain(self.by_table.iter().map(|&(n, _)| n))
+            .collect();
+        all.sort_unstable();
+        all.into_iter()
+    }
+}
+
 /// What an UNSAT query taught about its position.
 struct Refutation {
     /// The part of the position the refutation used, on the position after a push.
@@ -403,48 +437,14 @@ impl<'a> Frames<'a> {
             }
             let f = self.frame(i - 1);
             assumptions.push(f);
-            // Pushes after which the potential alone says more than i - 1 pushes are
-            // left are barred outright, which saves one query each.
-            let potential = self.potential_of(&s.boxes);
-            let mut barred = Vec::new();
-            let mut known = Vec::new();
-            let mut open = 0;
-            let mut barred_reachable = false;
-            let mut walled = Vec::new();
             let cells = self.box_cells(&s.boxes);
-            for n in 0..self.pushes.len() {
-                let p = &self.pushes[n];
-                let to = self.level.neighbor(p.from, p.dir);
-                if s.boxes[p.from] && !s.boxes[to] {
-                    let change = self.potential[to] - self.potential[p.from];
-                    let behind = self.level.neighbor(p.from, p.dir.opposite());
-                    let reachable = self.region.contains(behind);
-                    if potential + change > i as i64 - 1 {
-                        assumptions.push(!p.lit);
-                        barred.push(n);
-                        barred_reachable |= reachable;
-                        continue;
-                    }
-                    if !reachable {
-                        // The player cannot get behind the box.
-                        assumptions.push(!p.lit);
-                        walled.push(n);
-                        continue;
-                    }
-                    // Pushes into a position a whole-position lemma refutes.
-                    let known_bound = self.known_bound(&cells, s, n);
-                    if known_bound >= i {
-                        assumptions.push(!self.pushes[n].lit);
-                        known.push((n, known_bound == DEAD));
-                    } else {
-                        open += 1;
-                    }
-                }
-            }
-            if open == 0 && !known.is_empty() {
+            let barred = self.bar_pushes(s, &cells, i);
+            assumptions.extend(barred.pushes().map(|n| !self.pushes[n].lit));
+            if barred.open == 0 && !barred.by_table.is_empty() {
                 // Every push leads where a lemma already refutes: so is this position,
                 // with the player in this region, without asking the solver.
-                let dead = !barred_reachable && known.iter().all(|&(_, dead)| dead);
+                let dead =
+                    !barred.by_potential_makeable && barred.by_table.iter().all(|&(_, dead)| dead);
                 self.add_whole(&cells, Some(s.player), (!dead).then_some(i));
                 self.last_refutation_dead = dead;
                 return Ok(None);
@@ -453,7 +453,7 @@ impl<'a> Frames<'a> {
             match self.solver.solve(&assumptions) {
                 SolveResult::Unknown => return Err(Stopped),
                 SolveResult::Unsat => {
-                    let r = self.explain(s, i, &barred, &known, &walled);
+                    let r = self.explain(s, i, &barred);
                     // A refutation that used no frame holds for every number of pushes.
                     let frame = (!r.dead).then_some(i);
                     if r.whole {
@@ -500,19 +500,47 @@ impl<'a> Frames<'a> {
         }
     }
 
+    /// The pushes to bar by assumption when asking about `s` (box cells `cells`, the
+    /// player's region in `self.region`) with `i` pushes left, by reason.
+    fn bar_pushes(&mut self, s: &Position, cells: &[Cell], i: usize) -> Barred {
+        let potential = self.potential_of(&s.boxes);
+        let mut barred = Barred::default();
+        for n in 0..self.pushes.len() {
+            let p = &self.pushes[n];
+            let to = self.level.neighbor(p.from, p.dir);
+            if !s.boxes[p.from] || s.boxes[to] {
+                continue; // the formula itself rules it out
+            }
+            let makeable = self
+                .region
+                .contains(self.level.neighbor(p.from, p.dir.opposite()));
+            let change = self.potential[to] - self.potential[p.from];
+            if potential + change > i as i64 - 1 {
+                // The potential alone says more than i - 1 pushes are left: this saves
+                // a question.
+                barred.by_potential.push(n);
+                barred.by_potential_makeable |= makeable;
+            } else if !makeable {
+                barred.walled.push(n);
+            } else {
+                let known = self.known_bound(cells, s, n);
+                if known >= i {
+                    barred.by_table.push((n, known == DEAD));
+                } else {
+                    barred.open += 1;
+                }
+            }
+        }
+        barred
+    }
+
     /// After an UNSAT query about `s`: the part of `s` that the refutation used, as
     /// literals on the position after the push (where lemmas are checked).
     /// `self.region` still holds the region of `s`.
-    /// Also says whether the refutation used no frame and no barred push, so the
-    /// lemma holds whatever the number of pushes left.
-    fn explain(
-        &mut self,
-        s: &Position,
-        i: usize,
-        barred: &[usize],
-        known: &[(usize, bool)],
-        walled: &[usize],
-    ) -> Refutation {
+    /// Also says whether the refutation used no frame and no push barred by the
+    /// potential or by a table lemma with a frame, so the lemma holds whatever the
+    /// number of pushes left.
+    fn explain(&mut self, s: &Position, i: usize, barred: &Barred) -> Refutation {
         let core = self
             .solver
             .failed_assumptions()
@@ -528,12 +556,14 @@ impl<'a> Frames<'a> {
         }
         // A push the player could not make was used: the lemma is about this position
         // with the player in this region, which needs every box (see below).
-        let player_used = walled
+        let player_used = barred
+            .walled
             .iter()
             .any(|&n| in_core.contains(&self.pushes[n].lit.var()));
         // Barred pushes the refutation used: keep enough of the boxes that every
         // position matching the lemma has the potential to bar them too.
         let least_change = barred
+            .by_potential
             .iter()
             .map(|&n| &self.pushes[n])
             .filter(|p| in_core.contains(&p.lit.var()))
@@ -556,18 +586,14 @@ impl<'a> Frames<'a> {
         }
         // Pushes into positions a whole-position lemma refutes: only the same position
         // is sure to lead to the same one.
-        let known_used: Vec<bool> = known
+        let known_used: Vec<bool> = barred
+            .by_table
             .iter()
             .filter(|(n, _)| in_core.contains(&self.pushes[*n].lit.var()))
             .map(|&(_, dead)| dead)
             .collect();
-        if !known_used.is_empty() {
-            dead &= known_used.iter().all(|&d| d);
-            for c in self.box_cells(&s.boxes) {
-                boxes_used[c] = Some(true);
-            }
-        }
-        if player_used {
+        dead &= known_used.iter().all(|&d| d);
+        if !known_used.is_empty() || player_used {
             // Only the table can say where the player is (as its region), and the
             // table holds whole positions.
             for c in self.box_cells(&s.boxes) {
@@ -617,16 +643,16 @@ impl<'a> Frames<'a> {
     /// Records a whole-position lemma: boxes on `cells` (and nowhere else), the player
     /// able to reach `reach`, cannot reach the goal within `frame` pushes (`None`: ever).
     fn add_whole(&mut self, cells: &[Cell], reach: Option<Cell>, frame: Option<usize>) {
+        let new = WholeLemma { reach, frame };
         let lemmas = self.whole.entry(cells.to_vec()).or_default();
-        let bound = |f: Option<usize>| f.map_or(DEAD, |f| f + 1);
         match lemmas.iter_mut().find(|l| l.reach == reach) {
             // A higher frame says more about the same positions.
             Some(l) => {
-                if bound(frame) > bound(l.frame) {
-                    l.frame = frame;
+                if new.bound() > l.bound() {
+                    *l = new;
                 }
             }
-            None => lemmas.push(WholeLemma { reach, frame }),
+            None => lemmas.push(new),
         }
         self.stats.lemmas += 1;
         self.stats.whole_lemmas += 1;
@@ -660,7 +686,7 @@ impl<'a> Frames<'a> {
         let mut best = 0;
         let mut filled = false;
         for l in lemmas {
-            let bound = l.frame.map_or(DEAD, |f| f + 1);
+            let bound = l.bound();
             if bound <= best {
                 continue;
             }
