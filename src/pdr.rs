@@ -4,9 +4,11 @@
 //! about a hopeless position at step t does not apply at step t + 1. This search asks
 //! the SAT solver about **one push at a time**, on a formula with no steps: a current
 //! position, one push, and the next position. What it learns is a *lemma*: a partial
-//! position (some cells with a box, some without, maybe the player's side) that cannot
-//! reach the goal within `i` pushes. A lemma holds wherever the position occurs, so it
-//! is the memory the time-indexed formula lacks. This is the frame structure of
+//! position (some cells with a box, some without) that cannot reach the goal within `i`
+//! pushes. A lemma holds wherever the position occurs, so it is the memory the
+//! time-indexed formula lacks. Lemmas that name a whole position (with the player's
+//! region) are kept in a hash table outside the solver, which bars the pushes into
+//! them by assumption; the others are clauses. This is the frame structure of
 //! property-directed reachability (IC3/PDR), run from the goal's side: frame `F_i` holds
 //! the positions that might still reach the goal within `i` pushes.
 //!
@@ -810,7 +812,7 @@ mod tests {
     fn finds_the_optimum_and_a_replayable_plan() {
         check_optimum("#######\n#@    #\n# $$ .#\n#   . #\n#######\n");
         // The player starts walled in by two boxes and must push one of them first;
-        // lemmas learned there name the wall, not the player's cell.
+        // lemmas learned there hold only for the player's region.
         check_optimum("########\n#@$ .  #\n#$     #\n#.     #\n########\n");
     }
 
