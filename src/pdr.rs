@@ -783,8 +783,15 @@ mod tests {
     use crate::sat::VarisatBackend;
     use crate::search::{SearchResult, shortest_pushes};
 
+    /// Two boxes, two goals, room to walk around them.
+    const TWO_BOXES: &str = "#######\n#@    #\n# $$ .#\n#   . #\n#######\n";
+
+    fn level(text: &str) -> Level {
+        parse_xsb("t", text).unwrap().remove(0)
+    }
+
     fn run(text: &str, max_pushes: usize) -> SearchAnswer {
-        let level = parse_xsb("t", text).unwrap().remove(0);
+        let level = level(text);
         let analysis = Analysis::new(&level);
         let limits = PdrLimits {
             max_pushes,
@@ -795,7 +802,7 @@ mod tests {
     }
 
     fn check_optimum(text: &str) {
-        let level = parse_xsb("t", text).unwrap().remove(0);
+        let level = level(text);
         let SearchAnswer::Optimal(pushes) = run(text, 60) else {
             panic!("no plan for\n{text}");
         };
@@ -810,7 +817,7 @@ mod tests {
 
     #[test]
     fn finds_the_optimum_and_a_replayable_plan() {
-        check_optimum("#######\n#@    #\n# $$ .#\n#   . #\n#######\n");
+        check_optimum(TWO_BOXES);
         // The player starts walled in by two boxes and must push one of them first;
         // lemmas learned there hold only for the player's region.
         check_optimum("########\n#@$ .  #\n#$     #\n#.     #\n########\n");
@@ -819,11 +826,11 @@ mod tests {
     #[test]
     fn the_bound_of_a_part_holds_and_stays_at_most_the_optimum() {
         for text in [
-            "#######\n#@    #\n# $$ .#\n#   . #\n#######\n",
+            TWO_BOXES,
             "#########\n#.  $ $.#\n#   @   #\n#########\n",
             "########\n#@$ .  #\n#$     #\n#.     #\n########\n",
         ] {
-            let level = parse_xsb("t", text).unwrap().remove(0);
+            let level = level(text);
             let analysis = Analysis::new(&level);
             let frames = Frames::new(&level, &analysis, Box::new(VarisatBackend::new()));
             let boxes = level.initial_boxes().to_vec();
@@ -849,9 +856,7 @@ mod tests {
 
     #[test]
     fn whole_position_lemmas_apply_by_frame_and_player_region() {
-        let level = parse_xsb("t", "#######\n#@    #\n# $$ .#\n#   . #\n#######\n")
-            .unwrap()
-            .remove(0);
+        let level = level(TWO_BOXES);
         let analysis = Analysis::new(&level);
         let mut frames = Frames::new(&level, &analysis, Box::new(VarisatBackend::new()));
         let boxes = level.initial_boxes().to_vec();
@@ -905,9 +910,7 @@ mod tests {
 
     #[test]
     fn a_cancelled_search_stops() {
-        let level = parse_xsb("t", "#######\n#@    #\n# $$ .#\n#   . #\n#######\n")
-            .unwrap()
-            .remove(0);
+        let level = level(TWO_BOXES);
         let analysis = Analysis::new(&level);
         let limits = PdrLimits {
             max_pushes: 60,
