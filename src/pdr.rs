@@ -70,7 +70,8 @@ struct PushVar {
     dir: Direction,
 }
 
-/// A position: the box mask and the smallest cell of the player's region.
+/// A position: the box mask and a cell of the player's region (the search names the
+/// region by its smallest cell when it fills it).
 struct Position {
     boxes: Vec<bool>,
     player: Cell,
@@ -430,7 +431,7 @@ impl<'a> Frames<'a> {
             }
             // Assumptions: the position's boxes, then the frame the next position must
             // be in (which switches on the frames above it), then the pushes barred.
-            self.fill(&s.boxes, s.player);
+            let here = self.fill(&s.boxes, s.player);
             let mut assumptions: Vec<Lit> = Vec::new();
             for c in 0..self.level.cell_count() {
                 if let Term::Lit(l) = self.box_now[c] {
@@ -447,7 +448,7 @@ impl<'a> Frames<'a> {
                 // with the player in this region, without asking the solver.
                 let dead =
                     !barred.by_potential_makeable && barred.by_table.iter().all(|&(_, dead)| dead);
-                self.add_whole(&cells, Some(s.player), (!dead).then_some(i));
+                self.add_whole(&cells, Some(here), (!dead).then_some(i));
                 self.last_refutation_dead = dead;
                 return Ok(None);
             }
@@ -459,7 +460,7 @@ impl<'a> Frames<'a> {
                     // A refutation that used no frame holds for every number of pushes.
                     let frame = (!r.dead).then_some(i);
                     if r.whole {
-                        let reach = r.player_used.then_some(s.player);
+                        let reach = r.player_used.then_some(here);
                         self.add_whole(&cells, reach, frame);
                     } else {
                         self.add_lemma(&r.cube, frame);
@@ -468,16 +469,11 @@ impl<'a> Frames<'a> {
                     return Ok(None);
                 }
                 SolveResult::Sat => {
-                    let p = self
-                        .pushes
-                        .iter()
-                        .find(|p| self.solver.value(p.lit))
+                    let n = (0..self.pushes.len())
+                        .find(|&n| self.solver.value(self.pushes[n].lit))
                         .expect("exactly one push");
-                    let (from, dir) = (p.from, p.dir);
-                    let to = self.level.neighbor(from, dir);
-                    let mut boxes = s.boxes.clone();
-                    boxes[from] = false;
-                    boxes[to] = true;
+                    let (from, dir) = (self.pushes[n].from, self.pushes[n].dir);
+                    let boxes = self.boxes_after(&s.boxes, n);
                     let h = self.heuristic(&boxes);
                     if h > i as i64 - 1 {
                         // Too far from the goal for frame i - 1. The boxes that alone
@@ -491,8 +487,12 @@ impl<'a> Frames<'a> {
                         self.add_lemma(&cube, Some(bound as usize - 1));
                         continue;
                     }
-                    let player = self.fill(&boxes, from);
-                    let next = Position { boxes, player };
+                    // After the push the player stands where the box was; the search
+                    // fills its region there.
+                    let next = Position {
+                        boxes,
+                        player: from,
+                    };
                     if let Some(mut plan) = self.search(&next, i - 1, deadline, cancel)? {
                         plan.insert(0, (from, dir));
                         return Ok(Some(plan));
@@ -672,6 +672,15 @@ impl<'a> Frames<'a> {
         next
     }
 
+    /// The box mask after push `n` from `boxes`.
+    fn boxes_after(&self, boxes: &[bool], n: usize) -> Vec<bool> {
+        let p = &self.pushes[n];
+        let mut next = boxes.to_vec();
+        next[p.from] = false;
+        next[self.level.neighbor(p.from, p.dir)] = true;
+        next
+    }
+
     /// The most pushes whole-position lemmas say the position after push `n` from `s`
     /// (whose box cells are `cells`) needs: one more than the highest frame that
     /// refutes it, [`DEAD`] when one refutes it for good, 0 when none does.
@@ -683,8 +692,7 @@ impl<'a> Frames<'a> {
         let Some(lemmas) = self.whole.get(&next) else {
             return 0;
         };
-        let p = &self.pushes[n];
-        let to = self.level.neighbor(p.from, p.dir);
+        let from = self.pushes[n].from;
         let mut best = 0;
         let mut filled = false;
         for l in lemmas {
@@ -694,10 +702,8 @@ impl<'a> Frames<'a> {
             }
             if let Some(m) = l.reach {
                 if !filled {
-                    let mut boxes = s.boxes.clone();
-                    boxes[p.from] = false;
-                    boxes[to] = true;
-                    self.next_region.fill(self.level, &boxes, p.from);
+                    let next = self.boxes_after(&s.boxes, n);
+                    self.next_region.fill(self.level, &next, from);
                     filled = true;
                 }
                 if !self.next_region.contains(m) {
@@ -884,9 +890,7 @@ mod tests {
         // cell is never in it) does not apply; one for its own region does.
         frames.add_whole(&after, Some(to), Some(9));
         assert_eq!(frames.known_bound(&cells, &s, n), 4);
-        let mut next = s.boxes.clone();
-        next[frames.pushes[n].from] = false;
-        next[to] = true;
+        let next = frames.boxes_after(&s.boxes, n);
         let region = frames
             .next_region
             .fill(&level, &next, frames.pushes[n].from);
