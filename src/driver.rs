@@ -304,8 +304,13 @@ pub fn solve_by_search(
         } else {
             String::new()
         };
+        let replayed = match stats.replayed {
+            0 => String::new(),
+            1 => " (and 1 push found before, taken again without one)".to_string(),
+            n => format!(" (and {n} pushes found before, taken again without one)"),
+        };
         note = Some(format!(
-            "{} queries, {} {lemmas}{table}; one-push formula of {} variables and {} clauses",
+            "{} queries{replayed}, {} {lemmas}{table}; one-push formula of {} variables and {} clauses",
             stats.queries, stats.lemmas, stats.variables, stats.clauses
         ));
         result

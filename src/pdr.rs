@@ -19,6 +19,8 @@
 //! of frame `i`. Otherwise the search descends into the position found.
 
 use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -42,6 +44,8 @@ pub struct PdrLimits {
 pub struct PdrStats {
     /// Solver calls.
     pub queries: u64,
+    /// Descents into pushes the solver had found before, made without asking again.
+    pub replayed: u64,
     /// Lemmas learned.
     pub lemmas: u64,
     /// Of the lemmas, those naming a whole position, kept in a table outside the
@@ -108,7 +112,17 @@ struct Frames<'a> {
     next_region: Region,
     /// Lemmas that name every box of a position, kept out of the solver: the cells of
     /// the boxes, then what else each lemma needs and its frame.
-    whole: HashMap<Vec<Cell>, Vec<WholeLemma>>,
+    whole: FxHashMap<Vec<Cell>, Vec<WholeLemma>>,
+    /// The pushes the solver has found from each position (its box cells and the name
+    /// of the player's region), in the order found.
+    found: FxHashMap<(Vec<Cell>, Cell), Vec<usize>>,
+    /// Regions lent to the positions below the current one (see [`Frames::descend`]).
+    pool: Vec<Region>,
+    /// How many descents deep the search is.
+    depth: usize,
+    /// Scratch box cells and box mask for [`Frames::known_bound`].
+    scratch_cells: Vec<Cell>,
+    scratch_boxes: Vec<bool>,
 }
 
 /// A lemma naming every box of a position (see [`Frames::whole`]).
@@ -276,7 +290,12 @@ impl<'a> Frames<'a> {
             last_refutation_dead: false,
             region: Region::new(cells),
             next_region: Region::new(cells),
-            whole: HashMap::new(),
+            whole: FxHashMap::default(),
+            found: FxHashMap::default(),
+            pool: Vec::new(),
+            depth: 0,
+            scratch_cells: Vec::new(),
+            scratch_boxes: Vec::new(),
         }
     }
 
@@ -425,30 +444,37 @@ impl<'a> Frames<'a> {
         if i == 0 {
             return Ok(None);
         }
+        let here = self.fill(&s.boxes, s.player);
+        let key = (self.box_cells(&s.boxes), here);
+        if let Some(plan) = self.replay_found(s, &key, i, deadline, cancel)? {
+            return Ok(Some(plan));
+        }
+        let cells = &key.0;
+        // Assumptions: the position's boxes, then the frame the next position must be
+        // in (which switches on the frames above it), then the pushes barred.
+        let mut assumptions: Vec<Lit> = (0..self.level.cell_count())
+            .filter_map(|c| {
+                self.box_now[c]
+                    .lit()
+                    .map(|l| if s.boxes[c] { l } else { !l })
+            })
+            .collect();
+        let box_assumptions = assumptions.len();
         loop {
             if cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(Stopped);
             }
-            // Assumptions: the position's boxes, then the frame the next position must
-            // be in (which switches on the frames above it), then the pushes barred.
-            let here = self.fill(&s.boxes, s.player);
-            let mut assumptions: Vec<Lit> = Vec::new();
-            for c in 0..self.level.cell_count() {
-                if let Term::Lit(l) = self.box_now[c] {
-                    assumptions.push(if s.boxes[c] { l } else { !l });
-                }
-            }
+            assumptions.truncate(box_assumptions);
             let f = self.frame(i - 1);
             assumptions.push(f);
-            let cells = self.box_cells(&s.boxes);
-            let barred = self.bar_pushes(s, &cells, i);
+            let barred = self.bar_pushes(s, cells, i);
             assumptions.extend(barred.pushes().map(|n| !self.pushes[n].lit));
             if barred.open == 0 && !barred.by_table.is_empty() {
                 // Every push leads where a lemma already refutes: so is this position,
                 // with the player in this region, without asking the solver.
                 let dead =
                     !barred.by_potential_makeable && barred.by_table.iter().all(|&(_, dead)| dead);
-                self.add_whole(&cells, Some(here), (!dead).then_some(i));
+                self.add_whole(cells, Some(here), (!dead).then_some(i));
                 self.last_refutation_dead = dead;
                 return Ok(None);
             }
@@ -461,7 +487,7 @@ impl<'a> Frames<'a> {
                     let frame = (!r.dead).then_some(i);
                     if r.whole {
                         let reach = r.player_used.then_some(here);
-                        self.add_whole(&cells, reach, frame);
+                        self.add_whole(cells, reach, frame);
                     } else {
                         self.add_lemma(&r.cube, frame);
                     }
@@ -472,7 +498,6 @@ impl<'a> Frames<'a> {
                     let n = (0..self.pushes.len())
                         .find(|&n| self.solver.value(self.pushes[n].lit))
                         .expect("exactly one push");
-                    let (from, dir) = (self.pushes[n].from, self.pushes[n].dir);
                     let boxes = self.boxes_after(&s.boxes, n);
                     let h = self.heuristic(&boxes);
                     if h > i as i64 - 1 {
@@ -487,19 +512,90 @@ impl<'a> Frames<'a> {
                         self.add_lemma(&cube, Some(bound as usize - 1));
                         continue;
                     }
-                    // After the push the player stands where the box was; the search
-                    // fills its region there.
-                    let next = Position {
-                        boxes,
-                        player: from,
-                    };
-                    if let Some(mut plan) = self.search(&next, i - 1, deadline, cancel)? {
-                        plan.insert(0, (from, dir));
+                    let found = self.found.entry(key.clone()).or_default();
+                    if !found.contains(&n) {
+                        found.push(n);
+                    }
+                    if let Some(plan) = self.descend(boxes, n, i, deadline, cancel)? {
                         return Ok(Some(plan));
                     }
                 }
             }
         }
+    }
+
+    /// Searches with `i - 1` pushes left from `boxes`, the position after push `n` from
+    /// the one with `i` left, and puts push `n` in front of the plan it finds. The
+    /// search below gets a region of the pool in `self.region`, and this position's
+    /// region comes back afterwards, so that it is filled once however many descents
+    /// it makes.
+    fn descend(
+        &mut self,
+        boxes: Vec<bool>,
+        n: usize,
+        i: usize,
+        deadline: Option<Instant>,
+        cancel: &AtomicBool,
+    ) -> Result<Option<Vec<(Cell, Direction)>>, Stopped> {
+        let (from, dir) = (self.pushes[n].from, self.pushes[n].dir);
+        // After the push the player stands where the box was; the search fills its
+        // region there.
+        let next = Position {
+            boxes,
+            player: from,
+        };
+        let depth = self.depth;
+        if self.pool.len() <= depth {
+            self.pool.push(Region::new(self.level.cell_count()));
+        }
+        std::mem::swap(&mut self.region, &mut self.pool[depth]);
+        self.depth += 1;
+        let found = self.search(&next, i - 1, deadline, cancel);
+        self.depth -= 1;
+        std::mem::swap(&mut self.region, &mut self.pool[depth]);
+        Ok(found?.map(|mut plan| {
+            plan.insert(0, (from, dir));
+            plan
+        }))
+    }
+
+    /// Descends from `s` (box cells and region name `key`) with `i` pushes left into
+    /// the successors the solver found from it before, at a lower bound or with fewer
+    /// pushes left, without asking again; skips those the potential, the table or the
+    /// heuristic now rule out. The question that follows bars the ones refuted here,
+    /// so the solver is asked only for pushes it has not found yet.
+    fn replay_found(
+        &mut self,
+        s: &Position,
+        key: &(Vec<Cell>, Cell),
+        i: usize,
+        deadline: Option<Instant>,
+        cancel: &AtomicBool,
+    ) -> Result<Option<Vec<(Cell, Direction)>>, Stopped> {
+        let Some(found) = self.found.get(key).cloned() else {
+            return Ok(None);
+        };
+        let potential = self.potential_of(&s.boxes);
+        for n in found {
+            if cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Stopped);
+            }
+            let p = &self.pushes[n];
+            let change =
+                self.potential[self.level.neighbor(p.from, p.dir)] - self.potential[p.from];
+            if potential + change > i as i64 - 1 || self.known_bound(&key.0, s, n) >= i {
+                continue;
+            }
+            let boxes = self.boxes_after(&s.boxes, n);
+            if self.heuristic(&boxes) > i as i64 - 1 {
+                continue;
+            }
+            self.stats.replayed += 1;
+            if let Some(plan) = self.descend(boxes, n, i, deadline, cancel)? {
+                return Ok(Some(plan));
+            }
+        }
+        Ok(None)
     }
 
     /// The pushes to bar by assumption when asking about `s` (box cells `cells`, the
@@ -660,16 +756,22 @@ impl<'a> Frames<'a> {
         self.stats.whole_lemmas += 1;
     }
 
-    /// The box cells after push `n` from the position whose box cells are `cells`.
+    /// [`Frames::cells_after_into`] as a new vector.
+    #[cfg(test)]
     fn cells_after(&self, cells: &[Cell], n: usize) -> Vec<Cell> {
+        let mut next = Vec::with_capacity(cells.len());
+        self.cells_after_into(cells, n, &mut next);
+        next
+    }
+
+    /// The box cells after push `n` from the position whose box cells are `cells`, into
+    /// `next`.
+    fn cells_after_into(&self, cells: &[Cell], n: usize, next: &mut Vec<Cell>) {
         let p = &self.pushes[n];
         let to = self.level.neighbor(p.from, p.dir);
-        let mut next: Vec<Cell> = cells
-            .iter()
-            .map(|&c| if c == p.from { to } else { c })
-            .collect();
+        next.clear();
+        next.extend(cells.iter().map(|&c| if c == p.from { to } else { c }));
         next.sort_unstable();
-        next
     }
 
     /// The box mask after push `n` from `boxes`.
@@ -688,11 +790,22 @@ impl<'a> Frames<'a> {
         if self.whole.is_empty() {
             return 0;
         }
-        let next = self.cells_after(cells, n);
-        let Some(lemmas) = self.whole.get(&next) else {
+        // Scratch buffers, as this runs for every push of every question.
+        let mut next = std::mem::take(&mut self.scratch_cells);
+        self.cells_after_into(cells, n, &mut next);
+        let best = self.known_bound_of(&next, s, n);
+        self.scratch_cells = next;
+        best
+    }
+
+    /// [`Frames::known_bound`] of the position after push `n` from `s`, whose box cells
+    /// are `next`.
+    fn known_bound_of(&mut self, next: &[Cell], s: &Position, n: usize) -> usize {
+        let Some(lemmas) = self.whole.get(next) else {
             return 0;
         };
-        let from = self.pushes[n].from;
+        let p = &self.pushes[n];
+        let (from, to) = (p.from, self.level.neighbor(p.from, p.dir));
         let mut best = 0;
         let mut filled = false;
         for l in lemmas {
@@ -702,8 +815,11 @@ impl<'a> Frames<'a> {
             }
             if let Some(m) = l.reach {
                 if !filled {
-                    let next = self.boxes_after(&s.boxes, n);
-                    self.next_region.fill(self.level, &next, from);
+                    let boxes = &mut self.scratch_boxes;
+                    boxes.clone_from(&s.boxes);
+                    boxes[from] = false;
+                    boxes[to] = true;
+                    self.next_region.fill(self.level, boxes, from);
                     filled = true;
                 }
                 if !self.next_region.contains(m) {
@@ -796,7 +912,8 @@ mod tests {
         parse_xsb("t", text).unwrap().remove(0)
     }
 
-    fn run(text: &str, max_pushes: usize) -> SearchAnswer {
+    /// Searches a level text within `max_pushes`, stopped from the start if `cancelled`.
+    fn solve(text: &str, max_pushes: usize, cancelled: bool) -> (SearchAnswer, PdrStats) {
         let level = level(text);
         let analysis = Analysis::new(&level);
         let limits = PdrLimits {
@@ -804,12 +921,23 @@ mod tests {
             deadline: None,
         };
         let solver = Box::new(VarisatBackend::new());
-        optimal_pushes(&level, &analysis, solver, &limits, &AtomicBool::new(false)).0
+        optimal_pushes(
+            &level,
+            &analysis,
+            solver,
+            &limits,
+            &AtomicBool::new(cancelled),
+        )
     }
 
-    fn check_optimum(text: &str) {
+    fn run(text: &str, max_pushes: usize) -> SearchAnswer {
+        solve(text, max_pushes, false).0
+    }
+
+    /// Checks the plan against brute force and the rules engine; returns the counters.
+    fn check_optimum(text: &str) -> PdrStats {
         let level = level(text);
-        let SearchAnswer::Optimal(pushes) = run(text, 60) else {
+        let (SearchAnswer::Optimal(pushes), stats) = solve(text, 60, false) else {
             panic!("no plan for\n{text}");
         };
         assert_eq!(
@@ -819,6 +947,7 @@ mod tests {
         );
         let plan = plan_from_pushes(&level, &pushes).unwrap();
         assert!(plan.verify(&level).is_ok());
+        stats
     }
 
     #[test]
@@ -913,16 +1042,17 @@ mod tests {
     }
 
     #[test]
+    fn pushes_found_before_are_taken_again_and_keep_the_optimum() {
+        // Eight boxes and a lower bound well below the optimum: positions come back at
+        // higher bounds, and their pushes are taken again without a question.
+        let stats = check_optimum(
+            "  #####\n###   #\n#.@$  #\n### $.#\n#.##$ #\n# # . ##\n#$ *$$.#\n#   .  #\n########\n",
+        );
+        assert!(stats.replayed > 0, "{stats:?}");
+    }
+
+    #[test]
     fn a_cancelled_search_stops() {
-        let level = level(TWO_BOXES);
-        let analysis = Analysis::new(&level);
-        let limits = PdrLimits {
-            max_pushes: 60,
-            deadline: None,
-        };
-        let solver = Box::new(VarisatBackend::new());
-        let (answer, _) =
-            optimal_pushes(&level, &analysis, solver, &limits, &AtomicBool::new(true));
-        assert_eq!(answer, SearchAnswer::Stopped(0));
+        assert_eq!(solve(TWO_BOXES, 60, true).0, SearchAnswer::Stopped(0));
     }
 }
