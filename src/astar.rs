@@ -18,7 +18,7 @@ use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, DeadlockIndex};
 use crate::level::{Cell, Direction, Level};
 use crate::pathfind::Region;
 
@@ -70,9 +70,8 @@ struct Pruning<'a> {
     /// Heuristic per cell (`φ` of the matching potential; 0 outside the player's region).
     potential: Vec<i64>,
     offset: i64,
-    /// Freeze blocks and dead triples that contain each cell (indices).
-    blocks_at: Vec<Vec<usize>>,
-    triples_at: Vec<Vec<usize>>,
+    /// The deadlock patterns by cell.
+    deadlocks: DeadlockIndex,
 }
 
 impl Pruning<'_> {
@@ -84,21 +83,12 @@ impl Pruning<'_> {
                 .sum::<i64>()
     }
 
-    /// Whether the box just pushed to `to` makes the position dead (`boxes` is the new
-    /// box mask).
+    /// Whether the box just pushed from `from` to `to` makes the position dead
+    /// (`boxes` is the new box mask, `box_cells` the cells before the push).
     fn dead_after(&self, to: Cell, boxes: &[bool], box_cells: &[u16], from: Cell) -> bool {
-        let a = self.analysis;
-        let frozen = self.blocks_at[to]
-            .iter()
-            .any(|&i| a.freeze_blocks[i].iter().all(|&c| boxes[c]));
-        let dead_triple = self.triples_at[to]
-            .iter()
-            .any(|&i| a.dead_triples[i].iter().all(|&c| boxes[c]));
-        let dead_pair = box_cells
-            .iter()
-            .map(|&o| o as usize)
-            .any(|o| o != from && a.pair_table.cost(o, to).is_none());
-        frozen || dead_triple || dead_pair
+        let others = box_cells.iter().map(|&o| o as usize).filter(|&o| o != from);
+        self.deadlocks
+            .dead_after(self.analysis, to, |c| boxes[c], others)
     }
 }
 
@@ -118,24 +108,11 @@ pub fn optimal_pushes(
         Some(m) => (m.cell.iter().map(|p| p.unwrap_or(0)).collect(), m.offset),
         None => (vec![0; cells], 0),
     };
-    let mut blocks_at = vec![Vec::new(); cells];
-    for (i, block) in analysis.freeze_blocks.iter().enumerate() {
-        for &c in block {
-            blocks_at[c].push(i);
-        }
-    }
-    let mut triples_at = vec![Vec::new(); cells];
-    for (i, triple) in analysis.dead_triples.iter().enumerate() {
-        for &c in triple {
-            triples_at[c].push(i);
-        }
-    }
     let pruning = Pruning {
         analysis,
         potential,
         offset,
-        blocks_at,
-        triples_at,
+        deadlocks: DeadlockIndex::new(analysis, cells),
     };
 
     let mut mask = level.initial_boxes().to_vec();

@@ -93,6 +93,24 @@ impl Region {
     /// Fills from `from` around `boxes` and returns the smallest cell reached, which
     /// names the region.
     pub fn fill(&mut self, level: &Level, boxes: &[bool], from: Cell) -> Cell {
+        self.flood(level, boxes, from, None).0
+    }
+
+    /// Whether `target` is in the region of `from` around `boxes`: a fill that stops
+    /// as soon as it gets there (after which [`Region::contains`] says nothing).
+    pub fn reaches(&mut self, level: &Level, boxes: &[bool], from: Cell, target: Cell) -> bool {
+        self.flood(level, boxes, from, Some(target)).1
+    }
+
+    /// Fills from `from` until the region is full or `target` is reached; returns the
+    /// smallest cell reached and whether `target` was.
+    fn flood(
+        &mut self,
+        level: &Level,
+        boxes: &[bool],
+        from: Cell,
+        target: Option<Cell>,
+    ) -> (Cell, bool) {
         if self.stamp == u32::MAX {
             // After four billion fills, start the stamps again.
             self.stamp_of.fill(0);
@@ -100,6 +118,9 @@ impl Region {
         }
         self.stamp += 1;
         let stamp = self.stamp;
+        if target == Some(from) {
+            return (from, true);
+        }
         self.queue.clear();
         self.queue.push_back(from);
         self.stamp_of[from] = stamp;
@@ -109,12 +130,15 @@ impl Region {
             for d in Direction::ALL {
                 let n = level.neighbor(c, d);
                 if self.stamp_of[n] != stamp && !level.is_wall(n) && !boxes[n] {
+                    if target == Some(n) {
+                        return (smallest, true);
+                    }
                     self.stamp_of[n] = stamp;
                     self.queue.push_back(n);
                 }
             }
         }
-        smallest
+        (smallest, false)
     }
 
     /// Whether the last fill reached `cell`.
@@ -155,6 +179,24 @@ pub fn plan_from_pushes(level: &Level, pushes: &[(Cell, Direction)]) -> Result<P
 mod tests {
     use super::*;
     use crate::level::parse_xsb;
+
+    #[test]
+    fn reaches_agrees_with_a_full_fill() {
+        // Two boxes wall the player into the left part of the corridor.
+        let l = parse_xsb("t", "########\n#@ $  .#\n###$####\n  #.#\n  ###\n")
+            .unwrap()
+            .remove(0);
+        let mut full = Region::new(l.cell_count());
+        let mut early = Region::new(l.cell_count());
+        full.fill(&l, l.initial_boxes(), l.player());
+        for target in l.open_cells() {
+            assert_eq!(
+                early.reaches(&l, l.initial_boxes(), l.player(), target),
+                full.contains(target),
+                "cell {target}"
+            );
+        }
+    }
 
     #[test]
     fn walks_around_a_box_and_pushes() {

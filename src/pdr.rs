@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, DeadlockIndex};
 use crate::astar::SearchAnswer;
 use crate::level::{Cell, Direction, Level};
 use crate::pathfind::Region;
@@ -116,6 +116,8 @@ struct Frames<'a> {
     /// The pushes the solver has found from each position (its box cells and the name
     /// of the player's region), in the order found.
     found: FxHashMap<(Vec<Cell>, Cell), Vec<usize>>,
+    /// The deadlock patterns by cell.
+    deadlocks: DeadlockIndex,
     /// Regions lent to the positions below the current one (see [`Frames::descend`]).
     pool: Vec<Region>,
     /// How many descents deep the search is.
@@ -148,12 +150,13 @@ struct Barred {
     by_potential: Vec<usize>,
     /// Whether the player could make one of `by_potential`.
     by_potential_makeable: bool,
-    /// These lead where a table lemma refutes; with whether it holds for good.
+    /// These lead where a table lemma refutes, or into a deadlock pattern; with
+    /// whether that holds for good.
     by_table: Vec<(usize, bool)>,
     /// The player cannot get behind these boxes.
     walled: Vec<usize>,
-    /// How many pushes the player can make are not barred.
-    open: usize,
+    /// The pushes the player can make that are not barred.
+    open: Vec<usize>,
 }
 
 impl Barred {
@@ -292,6 +295,7 @@ impl<'a> Frames<'a> {
             next_region: Region::new(cells),
             whole: FxHashMap::default(),
             found: FxHashMap::default(),
+            deadlocks: DeadlockIndex::new(analysis, cells),
             pool: Vec::new(),
             depth: 0,
             scratch_cells: Vec::new(),
@@ -460,16 +464,22 @@ impl<'a> Frames<'a> {
             })
             .collect();
         let box_assumptions = assumptions.len();
+        let mut barred = self.bar_pushes(s, cells, i);
+        let mut first = true;
         loop {
             if cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(Stopped);
             }
+            if !first {
+                // What was barred stays barred; a descent may have refuted open ones.
+                self.bar_more(&mut barred, s, cells, i);
+            }
+            first = false;
             assumptions.truncate(box_assumptions);
             let f = self.frame(i - 1);
             assumptions.push(f);
-            let barred = self.bar_pushes(s, cells, i);
             assumptions.extend(barred.pushes().map(|n| !self.pushes[n].lit));
-            if barred.open == 0 && !barred.by_table.is_empty() {
+            if barred.open.is_empty() && !barred.by_table.is_empty() {
                 // Every push leads where a lemma already refutes: so is this position,
                 // with the player in this region, without asking the solver.
                 let dead =
@@ -512,9 +522,12 @@ impl<'a> Frames<'a> {
                         self.add_lemma(&cube, Some(bound as usize - 1));
                         continue;
                     }
-                    let found = self.found.entry(key.clone()).or_default();
-                    if !found.contains(&n) {
-                        found.push(n);
+                    match self.found.get_mut(&key) {
+                        Some(found) if !found.contains(&n) => found.push(n),
+                        Some(_) => {}
+                        None => {
+                            self.found.insert(key.clone(), vec![n]);
+                        }
                     }
                     if let Some(plan) = self.descend(boxes, n, i, deadline, cancel)? {
                         return Ok(Some(plan));
@@ -625,11 +638,50 @@ impl<'a> Frames<'a> {
                 if known >= i {
                     barred.by_table.push((n, known == DEAD));
                 } else {
-                    barred.open += 1;
+                    barred.open.push(n);
                 }
             }
         }
+        self.bar_if_all_deadlocked(&mut barred, s, cells);
         barred
+    }
+
+    /// Moves the pushes of `barred.open` that the table now refutes to
+    /// `barred.by_table` (after a descent from `s`, box cells `cells`, `i` left).
+    fn bar_more(&mut self, barred: &mut Barred, s: &Position, cells: &[Cell], i: usize) {
+        let mut open = std::mem::take(&mut barred.open);
+        open.retain(|&n| {
+            let known = self.known_bound(cells, s, n);
+            if known >= i {
+                barred.by_table.push((n, known == DEAD));
+            }
+            known < i
+        });
+        barred.open = open;
+        self.bar_if_all_deadlocked(barred, s, cells);
+    }
+
+    /// When every open push completes a deadlock pattern (a lemma that holds for good),
+    /// bars them too, so the position is refuted without a question. Otherwise the
+    /// solver's deadlock clauses deal with them.
+    fn bar_if_all_deadlocked(&self, barred: &mut Barred, s: &Position, cells: &[Cell]) {
+        let open = &barred.open;
+        if !open.is_empty() && open.iter().all(|&n| self.completes_deadlock(s, cells, n)) {
+            barred.by_table.extend(open.iter().map(|&n| (n, true)));
+            barred.open.clear();
+        }
+    }
+
+    /// Whether push `n` from `s` (box cells `cells`) completes a deadlock pattern.
+    fn completes_deadlock(&self, s: &Position, cells: &[Cell], n: usize) -> bool {
+        let from = self.pushes[n].from;
+        let to = self.level.neighbor(from, self.pushes[n].dir);
+        self.deadlocks.dead_after(
+            self.analysis,
+            to,
+            |c| c == to || (c != from && s.boxes[c]),
+            cells.iter().copied().filter(|&o| o != from),
+        )
     }
 
     /// After an UNSAT query about `s`: the part of `s` that the refutation used, as
@@ -807,22 +859,21 @@ impl<'a> Frames<'a> {
         let p = &self.pushes[n];
         let (from, to) = (p.from, self.level.neighbor(p.from, p.dir));
         let mut best = 0;
-        let mut filled = false;
+        let mut after_ready = false;
         for l in lemmas {
             let bound = l.bound();
             if bound <= best {
                 continue;
             }
             if let Some(m) = l.reach {
-                if !filled {
-                    let boxes = &mut self.scratch_boxes;
+                let boxes = &mut self.scratch_boxes;
+                if !after_ready {
                     boxes.clone_from(&s.boxes);
                     boxes[from] = false;
                     boxes[to] = true;
-                    self.next_region.fill(self.level, boxes, from);
-                    filled = true;
+                    after_ready = true;
                 }
-                if !self.next_region.contains(m) {
+                if !self.next_region.reaches(self.level, boxes, from, m) {
                     continue;
                 }
             }

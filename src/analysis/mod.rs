@@ -5,6 +5,7 @@
 //! box in a solved plan, and the lower bound never exceeds the optimum.
 
 mod bound;
+mod deadlock;
 pub mod distance;
 mod freeze;
 mod pairs;
@@ -12,6 +13,7 @@ mod patterns;
 mod region;
 
 pub use bound::{MatchingPotential, group_extra_bound, matching_potential, matching_push_bound};
+pub use deadlock::DeadlockIndex;
 pub use distance::{
     UNREACHABLE, push_distances_from, push_distances_to_goals, push_distances_to_goals_walking,
     walk_distances,
