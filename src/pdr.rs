@@ -16,13 +16,15 @@
 //! lower bound, then `k + 2`, ...). At a position `s` with `i` pushes left, the solver
 //! is asked for a push from `s` to a position in `F_{i-1}`. If there is none, the
 //! failed assumptions name the part of `s` that matters, and that part becomes a lemma
-//! of frame `i`. Otherwise the search descends into the position found.
+//! of frame `i`. Otherwise the search descends into the position found. Each position
+//! remembers the pushes the solver has found from it, and when the search meets it
+//! again with more pushes left, it descends into those before it asks for more.
 
 use std::collections::HashMap;
-
-use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+use rustc_hash::FxHashMap;
 
 use crate::analysis::{Analysis, DeadlockIndex};
 use crate::astar::SearchAnswer;
@@ -83,6 +85,11 @@ struct Position {
 
 /// The search was stopped by the deadline or from outside.
 struct Stopped;
+
+/// Whether the deadline has passed or the search was cancelled.
+fn stopped(deadline: Option<Instant>, cancel: &AtomicBool) -> bool {
+    cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
+}
 
 /// The one-push formula and the lemmas learned so far.
 struct Frames<'a> {
@@ -467,7 +474,7 @@ impl<'a> Frames<'a> {
         let mut barred = self.bar_pushes(s, cells, i);
         let mut first = true;
         loop {
-            if cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+            if stopped(deadline, cancel) {
                 return Err(Stopped);
             }
             if !first {
@@ -590,13 +597,12 @@ impl<'a> Frames<'a> {
         };
         let potential = self.potential_of(&s.boxes);
         for n in found {
-            if cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+            if stopped(deadline, cancel) {
                 return Err(Stopped);
             }
-            let p = &self.pushes[n];
-            let change =
-                self.potential[self.level.neighbor(p.from, p.dir)] - self.potential[p.from];
-            if potential + change > i as i64 - 1 || self.known_bound(&key.0, s, n) >= i {
+            if potential + self.potential_change(n) > i as i64 - 1
+                || self.known_bound(&key.0, s, n) >= i
+            {
                 continue;
             }
             let boxes = self.boxes_after(&s.boxes, n);
@@ -625,8 +631,7 @@ impl<'a> Frames<'a> {
             let makeable = self
                 .region
                 .contains(self.level.neighbor(p.from, p.dir.opposite()));
-            let change = self.potential[to] - self.potential[p.from];
-            if potential + change > i as i64 - 1 {
+            if potential + self.potential_change(n) > i as i64 - 1 {
                 // The potential alone says more than i - 1 pushes are left: this saves
                 // a question.
                 barred.by_potential.push(n);
@@ -672,6 +677,12 @@ impl<'a> Frames<'a> {
         }
     }
 
+    /// How much push `n` changes the matching potential.
+    fn potential_change(&self, n: usize) -> i64 {
+        let p = &self.pushes[n];
+        self.potential[self.level.neighbor(p.from, p.dir)] - self.potential[p.from]
+    }
+
     /// Whether push `n` from `s` (box cells `cells`) completes a deadlock pattern.
     fn completes_deadlock(&self, s: &Position, cells: &[Cell], n: usize) -> bool {
         let from = self.pushes[n].from;
@@ -715,9 +726,8 @@ impl<'a> Frames<'a> {
         let least_change = barred
             .by_potential
             .iter()
-            .map(|&n| &self.pushes[n])
-            .filter(|p| in_core.contains(&p.lit.var()))
-            .map(|p| self.potential[self.level.neighbor(p.from, p.dir)] - self.potential[p.from])
+            .filter(|&&n| in_core.contains(&self.pushes[n].lit.var()))
+            .map(|&n| self.potential_change(n))
             .min();
         if let Some(change) = least_change {
             dead = false;
