@@ -470,21 +470,14 @@ impl<'a> Frames<'a> {
                     .map(|l| if s.boxes[c] { l } else { !l })
             })
             .collect();
-        let box_assumptions = assumptions.len();
+        assumptions.push(self.frame(i - 1));
+        let fixed_assumptions = assumptions.len();
         let mut barred = self.bar_pushes(s, cells, i);
-        let mut first = true;
         loop {
             if stopped(deadline, cancel) {
                 return Err(Stopped);
             }
-            if !first {
-                // What was barred stays barred; a descent may have refuted open ones.
-                self.bar_more(&mut barred, s, cells, i);
-            }
-            first = false;
-            assumptions.truncate(box_assumptions);
-            let f = self.frame(i - 1);
-            assumptions.push(f);
+            assumptions.truncate(fixed_assumptions);
             assumptions.extend(barred.pushes().map(|n| !self.pushes[n].lit));
             if barred.open.is_empty() && !barred.by_table.is_empty() {
                 // Every push leads where a lemma already refutes: so is this position,
@@ -539,6 +532,9 @@ impl<'a> Frames<'a> {
                     if let Some(plan) = self.descend(boxes, n, i, deadline, cancel)? {
                         return Ok(Some(plan));
                     }
+                    // What was barred stays barred; the descent may have refuted open
+                    // pushes.
+                    self.bar_more(&mut barred, s, cells, i);
                 }
             }
         }
