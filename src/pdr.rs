@@ -76,11 +76,24 @@ struct PushVar {
     dir: Direction,
 }
 
-/// A position: the box mask and a cell of the player's region (the search names the
-/// region by its smallest cell when it fills it).
+/// A position: the box mask, the cells of the boxes that can move (in order), and a
+/// cell of the player's region (the search names the region by its smallest cell when
+/// it fills it).
 struct Position {
     boxes: Vec<bool>,
+    cells: Vec<Cell>,
     player: Cell,
+}
+
+/// Box cells (and, for [`Frames::found`], a region name after them) as a hash key:
+/// `u32` halves the bytes hashed and compared against `usize`, and no level has four
+/// billion cells.
+type Key = Box<[u32]>;
+
+/// Writes `cells` as a key into `key`.
+fn key_into(cells: impl Iterator<Item = Cell>, key: &mut Vec<u32>) {
+    key.clear();
+    key.extend(cells.map(|c| c as u32));
 }
 
 /// The search was stopped by the deadline or from outside.
@@ -119,18 +132,18 @@ struct Frames<'a> {
     next_region: Region,
     /// Lemmas that name every box of a position, kept out of the solver: the cells of
     /// the boxes, then what else each lemma needs and its frame.
-    whole: FxHashMap<Vec<Cell>, Vec<WholeLemma>>,
+    whole: FxHashMap<Key, Vec<WholeLemma>>,
     /// The pushes the solver has found from each position (its box cells and the name
     /// of the player's region), in the order found.
-    found: FxHashMap<(Vec<Cell>, Cell), Vec<usize>>,
+    found: FxHashMap<Key, Vec<usize>>,
     /// The deadlock patterns by cell.
     deadlocks: DeadlockIndex,
     /// Regions lent to the positions below the current one (see [`Frames::descend`]).
     pool: Vec<Region>,
     /// How many descents deep the search is.
     depth: usize,
-    /// Scratch box cells and box mask for [`Frames::known_bound`].
-    scratch_cells: Vec<Cell>,
+    /// Scratch key and box mask for [`Frames::known_bound`].
+    scratch_key: Vec<u32>,
     scratch_boxes: Vec<bool>,
 }
 
@@ -167,14 +180,16 @@ struct Barred {
 }
 
 impl Barred {
-    /// Every barred push, in the order of the pushes.
-    fn pushes(&self) -> impl Iterator<Item = usize> + use<> {
-        let mut all: Vec<usize> = (self.by_potential.iter().copied())
+    /// Appends the negations of every barred push to `assumptions`, in the order of
+    /// the pushes.
+    fn assume(&self, pushes: &[PushVar], assumptions: &mut Vec<Lit>) {
+        let start = assumptions.len();
+        let barred = (self.by_potential.iter().copied())
             .chain(self.walled.iter().copied())
-            .chain(self.by_table.iter().map(|&(n, _)| n))
-            .collect();
-        all.sort_unstable();
-        all.into_iter()
+            .chain(self.by_table.iter().map(|&(n, _)| n));
+        assumptions.extend(barred.map(|n| !pushes[n].lit));
+        // The push variables were made in the order of the pushes.
+        assumptions[start..].sort_unstable_by_key(|l| l.var());
     }
 }
 
@@ -305,7 +320,7 @@ impl<'a> Frames<'a> {
             deadlocks: DeadlockIndex::new(analysis, cells),
             pool: Vec::new(),
             depth: 0,
-            scratch_cells: Vec::new(),
+            scratch_key: Vec::new(),
             scratch_boxes: Vec::new(),
         }
     }
@@ -331,11 +346,6 @@ impl<'a> Frames<'a> {
             self.frame.push(on.lit().expect("a variable"));
         }
         self.frame[i]
-    }
-
-    /// A lower bound on the pushes `boxes` need (see [`Frames::bound_of`]).
-    fn heuristic(&self, boxes: &[bool]) -> i64 {
-        self.bound_of(&self.box_cells(boxes))
     }
 
     /// The cells of the boxes of `boxes` that can move (every position has as many).
@@ -377,12 +387,12 @@ impl<'a> Frames<'a> {
         potential.max(own + extra)
     }
 
-    /// A small set of the boxes of `boxes` whose bound is still at least `need` (which
-    /// the whole position's is), with that bound. Boxes are dropped greedily, the
-    /// closest to a goal first. (A part's bound may even exceed the whole's, as the
-    /// greedy pair packing is not monotone; both are lower bounds.)
-    fn boxes_needing(&self, boxes: &[bool], need: i64) -> (Vec<Cell>, i64) {
-        let mut cells = self.box_cells(boxes);
+    /// A small set of the boxes on `cells` (a position's) whose bound is still at
+    /// least `need` (which the whole position's is), with that bound. Boxes are dropped
+    /// greedily, the closest to a goal first. (A part's bound may even exceed the
+    /// whole's, as the greedy pair packing is not monotone; both are lower bounds.)
+    fn boxes_needing(&self, cells: &[Cell], need: i64) -> (Vec<Cell>, i64) {
+        let mut cells = cells.to_vec();
         let mut order = cells.clone();
         order.sort_by_key(|&c| self.analysis.pushes_to_goal[c]);
         let mut bound = self.bound_of(&cells);
@@ -397,14 +407,10 @@ impl<'a> Frames<'a> {
         (cells, bound)
     }
 
-    /// The matching potential of `boxes` (the own distances' sum where the level has
-    /// none).
-    fn potential_of(&self, boxes: &[bool]) -> i64 {
-        self.offset
-            + (0..boxes.len())
-                .filter(|&c| boxes[c] && self.movable(c))
-                .map(|c| self.potential[c])
-                .sum::<i64>()
+    /// The matching potential of the boxes on `cells` (the own distances' sum where
+    /// the level has none).
+    fn potential_of(&self, cells: &[Cell]) -> i64 {
+        self.offset + cells.iter().map(|&c| self.potential[c]).sum::<i64>()
     }
 
     fn movable(&self, c: Cell) -> bool {
@@ -456,11 +462,12 @@ impl<'a> Frames<'a> {
             return Ok(None);
         }
         let here = self.fill(&s.boxes, s.player);
-        let key = (self.box_cells(&s.boxes), here);
+        let mut key = Vec::with_capacity(s.cells.len() + 1);
+        key_into(s.cells.iter().copied().chain([here]), &mut key);
         if let Some(plan) = self.replay_found(s, &key, i, deadline, cancel)? {
             return Ok(Some(plan));
         }
-        let cells = &key.0;
+        let cells = &s.cells;
         // Assumptions: the position's boxes, then the frame the next position must be
         // in (which switches on the frames above it), then the pushes barred.
         let mut assumptions: Vec<Lit> = (0..self.level.cell_count())
@@ -472,13 +479,13 @@ impl<'a> Frames<'a> {
             .collect();
         assumptions.push(self.frame(i - 1));
         let fixed_assumptions = assumptions.len();
-        let mut barred = self.bar_pushes(s, cells, i);
+        let mut barred = self.bar_pushes(s, i);
         loop {
             if stopped(deadline, cancel) {
                 return Err(Stopped);
             }
             assumptions.truncate(fixed_assumptions);
-            assumptions.extend(barred.pushes().map(|n| !self.pushes[n].lit));
+            barred.assume(&self.pushes, &mut assumptions);
             if barred.open.is_empty() && !barred.by_table.is_empty() {
                 // Every push leads where a lemma already refutes: so is this position,
                 // with the player in this region, without asking the solver.
@@ -508,13 +515,12 @@ impl<'a> Frames<'a> {
                     let n = (0..self.pushes.len())
                         .find(|&n| self.solver.value(self.pushes[n].lit))
                         .expect("exactly one push");
-                    let boxes = self.boxes_after(&s.boxes, n);
-                    let h = self.heuristic(&boxes);
-                    if h > i as i64 - 1 {
+                    let next = self.position_after(s, n);
+                    if self.bound_of(&next.cells) > i as i64 - 1 {
                         // Too far from the goal for frame i - 1. The boxes that alone
                         // keep the bound above i - 1 make a lemma of the frame below
                         // their bound, true whatever the other cells hold.
-                        let (cells, bound) = self.boxes_needing(&boxes, i as i64);
+                        let (cells, bound) = self.boxes_needing(&next.cells, i as i64);
                         let cube: Vec<Lit> = cells
                             .iter()
                             .filter_map(|&c| self.box_next[c].lit())
@@ -522,44 +528,38 @@ impl<'a> Frames<'a> {
                         self.add_lemma(&cube, Some(bound as usize - 1));
                         continue;
                     }
-                    match self.found.get_mut(&key) {
+                    match self.found.get_mut(&key[..]) {
                         Some(found) if !found.contains(&n) => found.push(n),
                         Some(_) => {}
                         None => {
-                            self.found.insert(key.clone(), vec![n]);
+                            self.found.insert(key.clone().into_boxed_slice(), vec![n]);
                         }
                     }
-                    if let Some(plan) = self.descend(boxes, n, i, deadline, cancel)? {
+                    if let Some(plan) = self.descend(next, n, i, deadline, cancel)? {
                         return Ok(Some(plan));
                     }
                     // What was barred stays barred; the descent may have refuted open
                     // pushes.
-                    self.bar_more(&mut barred, s, cells, i);
+                    self.bar_more(&mut barred, s, i);
                 }
             }
         }
     }
 
-    /// Searches with `i - 1` pushes left from `boxes`, the position after push `n` from
+    /// Searches with `i - 1` pushes left from `next`, the position after push `n` from
     /// the one with `i` left, and puts push `n` in front of the plan it finds. The
     /// search below gets a region of the pool in `self.region`, and this position's
     /// region comes back afterwards, so that it is filled once however many descents
     /// it makes.
     fn descend(
         &mut self,
-        boxes: Vec<bool>,
+        next: Position,
         n: usize,
         i: usize,
         deadline: Option<Instant>,
         cancel: &AtomicBool,
     ) -> Result<Option<Vec<(Cell, Direction)>>, Stopped> {
         let (from, dir) = (self.pushes[n].from, self.pushes[n].dir);
-        // After the push the player stands where the box was; the search fills its
-        // region there.
-        let next = Position {
-            boxes,
-            player: from,
-        };
         let depth = self.depth;
         if self.pool.len() <= depth {
             self.pool.push(Region::new(self.level.cell_count()));
@@ -575,7 +575,7 @@ impl<'a> Frames<'a> {
         }))
     }
 
-    /// Descends from `s` (box cells and region name `key`) with `i` pushes left into
+    /// Descends from `s` (`key`: its box cells and region name) with `i` pushes left into
     /// the successors the solver found from it before, at a lower bound or with fewer
     /// pushes left, without asking again; skips those the potential, the table or the
     /// heuristic now rule out. The question that follows bars the ones refuted here,
@@ -583,7 +583,7 @@ impl<'a> Frames<'a> {
     fn replay_found(
         &mut self,
         s: &Position,
-        key: &(Vec<Cell>, Cell),
+        key: &[u32],
         i: usize,
         deadline: Option<Instant>,
         cancel: &AtomicBool,
@@ -591,32 +591,30 @@ impl<'a> Frames<'a> {
         let Some(found) = self.found.get(key).cloned() else {
             return Ok(None);
         };
-        let potential = self.potential_of(&s.boxes);
+        let potential = self.potential_of(&s.cells);
         for n in found {
             if stopped(deadline, cancel) {
                 return Err(Stopped);
             }
-            if potential + self.potential_change(n) > i as i64 - 1
-                || self.known_bound(&key.0, s, n) >= i
-            {
+            if potential + self.potential_change(n) > i as i64 - 1 || self.known_bound(s, n) >= i {
                 continue;
             }
-            let boxes = self.boxes_after(&s.boxes, n);
-            if self.heuristic(&boxes) > i as i64 - 1 {
+            let next = self.position_after(s, n);
+            if self.bound_of(&next.cells) > i as i64 - 1 {
                 continue;
             }
             self.stats.replayed += 1;
-            if let Some(plan) = self.descend(boxes, n, i, deadline, cancel)? {
+            if let Some(plan) = self.descend(next, n, i, deadline, cancel)? {
                 return Ok(Some(plan));
             }
         }
         Ok(None)
     }
 
-    /// The pushes to bar by assumption when asking about `s` (box cells `cells`, the
-    /// player's region in `self.region`) with `i` pushes left, by reason.
-    fn bar_pushes(&mut self, s: &Position, cells: &[Cell], i: usize) -> Barred {
-        let potential = self.potential_of(&s.boxes);
+    /// The pushes to bar by assumption when asking about `s` (the player's region in
+    /// `self.region`) with `i` pushes left, by reason.
+    fn bar_pushes(&mut self, s: &Position, i: usize) -> Barred {
+        let potential = self.potential_of(&s.cells);
         let mut barred = Barred::default();
         for n in 0..self.pushes.len() {
             let p = &self.pushes[n];
@@ -635,7 +633,7 @@ impl<'a> Frames<'a> {
             } else if !makeable {
                 barred.walled.push(n);
             } else {
-                let known = self.known_bound(cells, s, n);
+                let known = self.known_bound(s, n);
                 if known >= i {
                     barred.by_table.push((n, known == DEAD));
                 } else {
@@ -643,31 +641,31 @@ impl<'a> Frames<'a> {
                 }
             }
         }
-        self.bar_if_all_deadlocked(&mut barred, s, cells);
+        self.bar_if_all_deadlocked(&mut barred, s);
         barred
     }
 
     /// Moves the pushes of `barred.open` that the table now refutes to
-    /// `barred.by_table` (after a descent from `s`, box cells `cells`, `i` left).
-    fn bar_more(&mut self, barred: &mut Barred, s: &Position, cells: &[Cell], i: usize) {
+    /// `barred.by_table` (after a descent from `s` with `i` left).
+    fn bar_more(&mut self, barred: &mut Barred, s: &Position, i: usize) {
         let mut open = std::mem::take(&mut barred.open);
         open.retain(|&n| {
-            let known = self.known_bound(cells, s, n);
+            let known = self.known_bound(s, n);
             if known >= i {
                 barred.by_table.push((n, known == DEAD));
             }
             known < i
         });
         barred.open = open;
-        self.bar_if_all_deadlocked(barred, s, cells);
+        self.bar_if_all_deadlocked(barred, s);
     }
 
     /// When every open push completes a deadlock pattern (a lemma that holds for good),
     /// bars them too, so the position is refuted without a question. Otherwise the
     /// solver's deadlock clauses deal with them.
-    fn bar_if_all_deadlocked(&self, barred: &mut Barred, s: &Position, cells: &[Cell]) {
+    fn bar_if_all_deadlocked(&self, barred: &mut Barred, s: &Position) {
         let open = &barred.open;
-        if !open.is_empty() && open.iter().all(|&n| self.completes_deadlock(s, cells, n)) {
+        if !open.is_empty() && open.iter().all(|&n| self.completes_deadlock(s, n)) {
             barred.by_table.extend(open.iter().map(|&n| (n, true)));
             barred.open.clear();
         }
@@ -679,15 +677,15 @@ impl<'a> Frames<'a> {
         self.potential[self.level.neighbor(p.from, p.dir)] - self.potential[p.from]
     }
 
-    /// Whether push `n` from `s` (box cells `cells`) completes a deadlock pattern.
-    fn completes_deadlock(&self, s: &Position, cells: &[Cell], n: usize) -> bool {
+    /// Whether push `n` from `s` completes a deadlock pattern.
+    fn completes_deadlock(&self, s: &Position, n: usize) -> bool {
         let from = self.pushes[n].from;
         let to = self.level.neighbor(from, self.pushes[n].dir);
         self.deadlocks.dead_after(
             self.analysis,
             to,
             |c| c == to || (c != from && s.boxes[c]),
-            cells.iter().copied().filter(|&o| o != from),
+            s.cells.iter().copied().filter(|&o| o != from),
         )
     }
 
@@ -727,7 +725,7 @@ impl<'a> Frames<'a> {
             .min();
         if let Some(change) = least_change {
             dead = false;
-            let count = self.box_cells(&s.boxes).len();
+            let count = s.cells.len();
             let mut extra: Vec<Cell> = (0..s.boxes.len())
                 .filter(|&c| s.boxes[c] && self.movable(c) && boxes_used[c].is_none())
                 .collect();
@@ -752,7 +750,7 @@ impl<'a> Frames<'a> {
         if !known_used.is_empty() || player_used {
             // Only the table can say where the player is (as its region), and the
             // table holds whole positions.
-            for c in self.box_cells(&s.boxes) {
+            for &c in &s.cells {
                 boxes_used[c] = Some(true);
             }
         }
@@ -771,7 +769,7 @@ impl<'a> Frames<'a> {
         }
         // Every position has the same number of boxes, so a cube that names them all
         // says where the others are not: its "no box here" literals add nothing.
-        let count = self.box_cells(&s.boxes).len();
+        let count = s.cells.len();
         let named = (0..s.boxes.len())
             .filter(|&c| boxes_used[c] == Some(true) && self.movable(c))
             .count();
@@ -800,7 +798,8 @@ impl<'a> Frames<'a> {
     /// able to reach `reach`, cannot reach the goal within `frame` pushes (`None`: ever).
     fn add_whole(&mut self, cells: &[Cell], reach: Option<Cell>, frame: Option<usize>) {
         let new = WholeLemma { reach, frame };
-        let lemmas = self.whole.entry(cells.to_vec()).or_default();
+        let key = cells.iter().map(|&c| c as u32).collect();
+        let lemmas = self.whole.entry(key).or_default();
         match lemmas.iter_mut().find(|l| l.reach == reach) {
             // A higher frame says more about the same positions.
             Some(l) => {
@@ -814,51 +813,56 @@ impl<'a> Frames<'a> {
         self.stats.whole_lemmas += 1;
     }
 
-    /// [`Frames::cells_after_into`] as a new vector.
-    #[cfg(test)]
+    /// The box cells after push `n` from the position whose box cells are `cells`.
     fn cells_after(&self, cells: &[Cell], n: usize) -> Vec<Cell> {
-        let mut next = Vec::with_capacity(cells.len());
-        self.cells_after_into(cells, n, &mut next);
-        next
-    }
-
-    /// The box cells after push `n` from the position whose box cells are `cells`, into
-    /// `next`.
-    fn cells_after_into(&self, cells: &[Cell], n: usize, next: &mut Vec<Cell>) {
         let p = &self.pushes[n];
         let to = self.level.neighbor(p.from, p.dir);
-        next.clear();
-        next.extend(cells.iter().map(|&c| if c == p.from { to } else { c }));
+        let mut next: Vec<Cell> = cells
+            .iter()
+            .map(|&c| if c == p.from { to } else { c })
+            .collect();
         next.sort_unstable();
+        next
     }
 
-    /// The box mask after push `n` from `boxes`.
-    fn boxes_after(&self, boxes: &[bool], n: usize) -> Vec<bool> {
+    /// The position after push `n` from `s`, with the player where the box was (the
+    /// search fills its region there).
+    fn position_after(&self, s: &Position, n: usize) -> Position {
         let p = &self.pushes[n];
-        let mut next = boxes.to_vec();
-        next[p.from] = false;
-        next[self.level.neighbor(p.from, p.dir)] = true;
-        next
+        let mut boxes = s.boxes.clone();
+        boxes[p.from] = false;
+        boxes[self.level.neighbor(p.from, p.dir)] = true;
+        Position {
+            boxes,
+            cells: self.cells_after(&s.cells, n),
+            player: p.from,
+        }
     }
 
     /// The most pushes whole-position lemmas say the position after push `n` from `s`
-    /// (whose box cells are `cells`) needs: one more than the highest frame that
-    /// refutes it, [`DEAD`] when one refutes it for good, 0 when none does.
-    fn known_bound(&mut self, cells: &[Cell], s: &Position, n: usize) -> usize {
+    /// needs: one more than the highest frame that refutes it, [`DEAD`] when one
+    /// refutes it for good, 0 when none does.
+    fn known_bound(&mut self, s: &Position, n: usize) -> usize {
         if self.whole.is_empty() {
             return 0;
         }
-        // Scratch buffers, as this runs for every push of every question.
-        let mut next = std::mem::take(&mut self.scratch_cells);
-        self.cells_after_into(cells, n, &mut next);
+        let p = &self.pushes[n];
+        let (from, to) = (p.from, self.level.neighbor(p.from, p.dir));
+        // A scratch key, as this runs for every push of every question.
+        let mut next = std::mem::take(&mut self.scratch_key);
+        key_into(
+            s.cells.iter().map(|&c| if c == from { to } else { c }),
+            &mut next,
+        );
+        next.sort_unstable();
         let best = self.known_bound_of(&next, s, n);
-        self.scratch_cells = next;
+        self.scratch_key = next;
         best
     }
 
-    /// [`Frames::known_bound`] of the position after push `n` from `s`, whose box cells
-    /// are `next`.
-    fn known_bound_of(&mut self, next: &[Cell], s: &Position, n: usize) -> usize {
+    /// [`Frames::known_bound`] of the position after push `n` from `s`, whose key is
+    /// `next`.
+    fn known_bound_of(&mut self, next: &[u32], s: &Position, n: usize) -> usize {
         let Some(lemmas) = self.whole.get(next) else {
             return 0;
         };
@@ -927,7 +931,12 @@ pub fn optimal_pushes(
     frames.stats.clauses = size.clauses;
     let boxes = level.initial_boxes().to_vec();
     let player = frames.fill(&boxes, level.player());
-    let start = Position { boxes, player };
+    let cells = frames.box_cells(&boxes);
+    let start = Position {
+        boxes,
+        cells,
+        player,
+    };
     let step = if analysis.push_parity.is_some() { 2 } else { 1 };
     let mut k = analysis.push_lower_bound;
     let answer = |frames: Frames, answer: SearchAnswer| {
@@ -1026,18 +1035,23 @@ mod tests {
             let analysis = Analysis::new(&level);
             let frames = Frames::new(&level, &analysis, Box::new(VarisatBackend::new()));
             let boxes = level.initial_boxes().to_vec();
-            let whole = frames.heuristic(&boxes);
+            let whole = frames.bound_of(&frames.box_cells(&boxes));
             let SearchResult::Optimal(optimum) = shortest_pushes(&level, 60, 1_000_000) else {
                 panic!("solvable: {text}");
             };
             assert!(whole <= optimum as i64, "{text}");
             for need in 0..=whole {
-                let (cells, bound) = frames.boxes_needing(&boxes, need);
+                let (cells, bound) = frames.boxes_needing(&frames.box_cells(&boxes), need);
                 assert!(need <= bound && bound <= optimum as i64, "{text}");
                 assert_eq!(bound, frames.bound_of(&cells));
             }
             // Needing nothing keeps no box.
-            assert!(frames.boxes_needing(&boxes, 0).0.is_empty());
+            assert!(
+                frames
+                    .boxes_needing(&frames.box_cells(&boxes), 0)
+                    .0
+                    .is_empty()
+            );
         }
     }
 
@@ -1053,8 +1067,12 @@ mod tests {
         let mut frames = Frames::new(&level, &analysis, Box::new(VarisatBackend::new()));
         let boxes = level.initial_boxes().to_vec();
         let player = frames.fill(&boxes, level.player());
-        let s = Position { boxes, player };
-        let cells = frames.box_cells(&s.boxes);
+        let cells = frames.box_cells(&boxes);
+        let s = Position {
+            boxes,
+            cells: cells.clone(),
+            player,
+        };
         // A push the player can make from the start.
         let n = (0..frames.pushes.len())
             .find(|&n| {
@@ -1066,22 +1084,22 @@ mod tests {
             .expect("the start has a push");
         let to = level.neighbor(frames.pushes[n].from, frames.pushes[n].dir);
         let after = frames.cells_after(&cells, n);
-        assert_eq!(frames.known_bound(&cells, &s, n), 0);
+        assert_eq!(frames.known_bound(&s, n), 0);
         frames.add_whole(&after, None, Some(3));
-        assert_eq!(frames.known_bound(&cells, &s, n), 4);
+        assert_eq!(frames.known_bound(&s, n), 4);
         // A lower frame for the same positions says less and changes nothing.
         frames.add_whole(&after, None, Some(2));
-        assert_eq!(frames.known_bound(&cells, &s, n), 4);
+        assert_eq!(frames.known_bound(&s, n), 4);
         // A lemma for a region the player is not in after the push (the pushed box's
         // cell is never in it) does not apply; one for its own region does.
         frames.add_whole(&after, Some(to), Some(9));
-        assert_eq!(frames.known_bound(&cells, &s, n), 4);
-        let next = frames.boxes_after(&s.boxes, n);
+        assert_eq!(frames.known_bound(&s, n), 4);
+        let next = frames.position_after(&s, n).boxes;
         let region = frames
             .next_region
             .fill(&level, &next, frames.pushes[n].from);
         frames.add_whole(&after, Some(region), Some(5));
-        assert_eq!(frames.known_bound(&cells, &s, n), 6);
+        assert_eq!(frames.known_bound(&s, n), 6);
         // Other positions are untouched.
         let other = (0..frames.pushes.len())
             .find(|&m| {
@@ -1093,9 +1111,9 @@ mod tests {
                     && frames.cells_after(&cells, m) != after
             })
             .expect("the start has a second push");
-        assert_eq!(frames.known_bound(&cells, &s, other), 0);
+        assert_eq!(frames.known_bound(&s, other), 0);
         frames.add_whole(&after, None, None);
-        assert_eq!(frames.known_bound(&cells, &s, n), DEAD);
+        assert_eq!(frames.known_bound(&s, n), DEAD);
     }
 
     #[test]
