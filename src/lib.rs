@@ -14,6 +14,7 @@ pub mod level;
 pub mod pathfind;
 pub mod pdr;
 pub mod plan;
+pub mod position_table;
 pub mod rules;
 pub mod sat;
 pub mod search;

@@ -24,12 +24,11 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use rustc_hash::FxHashMap;
-
 use crate::analysis::{Analysis, DeadlockIndex};
 use crate::astar::SearchAnswer;
 use crate::level::{Cell, Direction, Level};
 use crate::pathfind::Region;
+use crate::position_table::{PositionTable, Zobrist, is_after_move, key_of};
 use crate::sat::{Lit, SatBackend, SolveResult, Term, cnf};
 
 /// Limits of one search.
@@ -76,24 +75,14 @@ struct PushVar {
     dir: Direction,
 }
 
-/// A position: the box mask, the cells of the boxes that can move (in order), and a
-/// cell of the player's region (the search names the region by its smallest cell when
-/// it fills it).
+/// A position: the box mask, the cells of the boxes that can move (in order) and their
+/// Zobrist hash, and a cell of the player's region (the search names the region by its
+/// smallest cell when it fills it).
 struct Position {
     boxes: Vec<bool>,
     cells: Vec<Cell>,
+    hash: u64,
     player: Cell,
-}
-
-/// Box cells (and, for [`Frames::found`], a region name after them) as a hash key:
-/// `u32` halves the bytes hashed and compared against `usize`, and no level has four
-/// billion cells.
-type Key = Box<[u32]>;
-
-/// Writes `cells` as a key into `key`.
-fn key_into(cells: impl Iterator<Item = Cell>, key: &mut Vec<u32>) {
-    key.clear();
-    key.extend(cells.map(|c| c as u32));
 }
 
 /// The search was stopped by the deadline or from outside.
@@ -132,18 +121,19 @@ struct Frames<'a> {
     next_region: Region,
     /// Lemmas that name every box of a position, kept out of the solver: the cells of
     /// the boxes, then what else each lemma needs and its frame.
-    whole: FxHashMap<Key, Vec<WholeLemma>>,
+    whole: PositionTable<Vec<WholeLemma>>,
     /// The pushes the solver has found from each position (its box cells and the name
     /// of the player's region), in the order found.
-    found: FxHashMap<Key, Vec<usize>>,
+    found: PositionTable<Vec<usize>>,
+    /// The hashes of both tables' keys.
+    zobrist: Zobrist,
     /// The deadlock patterns by cell.
     deadlocks: DeadlockIndex,
     /// Regions lent to the positions below the current one (see [`Frames::descend`]).
     pool: Vec<Region>,
     /// How many descents deep the search is.
     depth: usize,
-    /// Scratch key and box mask for [`Frames::known_bound`].
-    scratch_key: Vec<u32>,
+    /// A scratch box mask for [`Frames::known_bound`].
     scratch_boxes: Vec<bool>,
 }
 
@@ -315,12 +305,12 @@ impl<'a> Frames<'a> {
             last_refutation_dead: false,
             region: Region::new(cells),
             next_region: Region::new(cells),
-            whole: FxHashMap::default(),
-            found: FxHashMap::default(),
+            whole: PositionTable::default(),
+            found: PositionTable::default(),
+            zobrist: Zobrist::new(cells),
             deadlocks: DeadlockIndex::new(analysis, cells),
             pool: Vec::new(),
             depth: 0,
-            scratch_key: Vec::new(),
             scratch_boxes: Vec::new(),
         }
     }
@@ -462,9 +452,8 @@ impl<'a> Frames<'a> {
             return Ok(None);
         }
         let here = self.fill(&s.boxes, s.player);
-        let mut key = Vec::with_capacity(s.cells.len() + 1);
-        key_into(s.cells.iter().copied().chain([here]), &mut key);
-        if let Some(plan) = self.replay_found(s, &key, i, deadline, cancel)? {
+        let found_hash = self.zobrist.marked(s.hash, here);
+        if let Some(plan) = self.replay_found(s, here, found_hash, i, deadline, cancel)? {
             return Ok(Some(plan));
         }
         let cells = &s.cells;
@@ -528,12 +517,10 @@ impl<'a> Frames<'a> {
                         self.add_lemma(&cube, Some(bound as usize - 1));
                         continue;
                     }
-                    match self.found.get_mut(&key[..]) {
-                        Some(found) if !found.contains(&n) => found.push(n),
-                        Some(_) => {}
-                        None => {
-                            self.found.insert(key.clone().into_boxed_slice(), vec![n]);
-                        }
+                    let key = key_of(cells, Some(here));
+                    let found = self.found.get_or_insert_with(found_hash, &key, Vec::new);
+                    if !found.contains(&n) {
+                        found.push(n);
                     }
                     if let Some(plan) = self.descend(next, n, i, deadline, cancel)? {
                         return Ok(Some(plan));
@@ -575,7 +562,8 @@ impl<'a> Frames<'a> {
         }))
     }
 
-    /// Descends from `s` (`key`: its box cells and region name) with `i` pushes left into
+    /// Descends from `s` (the player in the region named `here`; `hash`: the hash of
+    /// both) with `i` pushes left into
     /// the successors the solver found from it before, at a lower bound or with fewer
     /// pushes left, without asking again; skips those the potential, the table or the
     /// heuristic now rule out. The question that follows bars the ones refuted here,
@@ -583,12 +571,19 @@ impl<'a> Frames<'a> {
     fn replay_found(
         &mut self,
         s: &Position,
-        key: &[u32],
+        here: Cell,
+        hash: u64,
         i: usize,
         deadline: Option<Instant>,
         cancel: &AtomicBool,
     ) -> Result<Option<Vec<(Cell, Direction)>>, Stopped> {
-        let Some(found) = self.found.get(key).cloned() else {
+        let count = s.cells.len();
+        let is_key = |k: &[u32]| {
+            k.len() == count + 1
+                && k[count] == here as u32
+                && k.iter().zip(&s.cells).all(|(&a, &b)| a == b as u32)
+        };
+        let Some(found) = self.found.get(hash, is_key).cloned() else {
             return Ok(None);
         };
         let potential = self.potential_of(&s.cells);
@@ -798,8 +793,8 @@ impl<'a> Frames<'a> {
     /// able to reach `reach`, cannot reach the goal within `frame` pushes (`None`: ever).
     fn add_whole(&mut self, cells: &[Cell], reach: Option<Cell>, frame: Option<usize>) {
         let new = WholeLemma { reach, frame };
-        let key = cells.iter().map(|&c| c as u32).collect();
-        let lemmas = self.whole.entry(key).or_default();
+        let hash = self.zobrist.of(cells);
+        let lemmas = (self.whole).get_or_insert_with(hash, &key_of(cells, None), Vec::new);
         match lemmas.iter_mut().find(|l| l.reach == reach) {
             // A higher frame says more about the same positions.
             Some(l) => {
@@ -829,12 +824,14 @@ impl<'a> Frames<'a> {
     /// search fills its region there).
     fn position_after(&self, s: &Position, n: usize) -> Position {
         let p = &self.pushes[n];
+        let to = self.level.neighbor(p.from, p.dir);
         let mut boxes = s.boxes.clone();
         boxes[p.from] = false;
-        boxes[self.level.neighbor(p.from, p.dir)] = true;
+        boxes[to] = true;
         Position {
             boxes,
             cells: self.cells_after(&s.cells, n),
+            hash: self.zobrist.moved(s.hash, p.from, to),
             player: p.from,
         }
     }
@@ -848,26 +845,10 @@ impl<'a> Frames<'a> {
         }
         let p = &self.pushes[n];
         let (from, to) = (p.from, self.level.neighbor(p.from, p.dir));
-        // A scratch key, as this runs for every push of every question.
-        let mut next = std::mem::take(&mut self.scratch_key);
-        key_into(
-            s.cells.iter().map(|&c| if c == from { to } else { c }),
-            &mut next,
-        );
-        next.sort_unstable();
-        let best = self.known_bound_of(&next, s, n);
-        self.scratch_key = next;
-        best
-    }
-
-    /// [`Frames::known_bound`] of the position after push `n` from `s`, whose key is
-    /// `next`.
-    fn known_bound_of(&mut self, next: &[u32], s: &Position, n: usize) -> usize {
-        let Some(lemmas) = self.whole.get(next) else {
+        let hash = self.zobrist.moved(s.hash, from, to);
+        let Some(lemmas) = (self.whole).get(hash, |k| is_after_move(k, &s.cells, from, to)) else {
             return 0;
         };
-        let p = &self.pushes[n];
-        let (from, to) = (p.from, self.level.neighbor(p.from, p.dir));
         let mut best = 0;
         let mut after_ready = false;
         for l in lemmas {
@@ -934,6 +915,7 @@ pub fn optimal_pushes(
     let cells = frames.box_cells(&boxes);
     let start = Position {
         boxes,
+        hash: frames.zobrist.of(&cells),
         cells,
         player,
     };
@@ -1070,6 +1052,7 @@ mod tests {
         let cells = frames.box_cells(&boxes);
         let s = Position {
             boxes,
+            hash: frames.zobrist.of(&cells),
             cells: cells.clone(),
             player,
         };

@@ -1,0 +1,199 @@
+//! A hash table keyed by sets of box cells, hashed by Zobrist keys.
+//!
+//! A search meets the same box positions again and again, and a position one push away
+//! differs in two cells. A Zobrist hash (one random word per cell, XORed over the set)
+//! follows a push with two XORs, so neither the position nor its successors need a key
+//! built and hashed to be looked up; the cells are compared only on a hash hit.
+
+use std::collections::hash_map::Entry;
+
+use rustc_hash::FxHashMap;
+
+use crate::level::Cell;
+
+/// Random words per cell, whose XOR over a set of cells is the set's hash.
+pub struct Zobrist {
+    cell: Vec<u64>,
+    /// A second word per cell, for naming one more cell beside a set (a player region).
+    mark: Vec<u64>,
+}
+
+impl Zobrist {
+    /// Keys for a level of `cells` cells (the same keys every time: the table's order
+    /// never decides anything, but repeatable runs are easier to study).
+    pub fn new(cells: usize) -> Zobrist {
+        let mut state = 0x5EED_0F5A_750C_0B17_u64;
+        let mut next = || {
+            // splitmix64
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let cell = (0..cells).map(|_| next()).collect();
+        let mark = (0..cells).map(|_| next()).collect();
+        Zobrist { cell, mark }
+    }
+
+    /// The hash of the set of `cells`.
+    pub fn of(&self, cells: &[Cell]) -> u64 {
+        cells.iter().fold(0, |h, &c| h ^ self.cell[c])
+    }
+
+    /// The hash of a set after a box moves from `from` to `to`.
+    pub fn moved(&self, hash: u64, from: Cell, to: Cell) -> u64 {
+        hash ^ self.cell[from] ^ self.cell[to]
+    }
+
+    /// The hash of a set together with the mark `c` (such as the name of a region).
+    pub fn marked(&self, hash: u64, c: Cell) -> u64 {
+        hash ^ self.mark[c]
+    }
+}
+
+/// A map from keys (sorted cell lists, possibly with a mark after them) to values, by
+/// their Zobrist hash. Two keys with the same hash both live in the table: the hash
+/// finds the slot and the cells decide.
+pub struct PositionTable<V> {
+    slots: FxHashMap<u64, Slot<V>>,
+}
+
+/// The keys of one hash: nearly always one, kept in the table itself (one memory access
+/// fewer than a list).
+enum Slot<V> {
+    One(Box<[u32]>, V),
+    Many(Vec<(Box<[u32]>, V)>),
+}
+
+impl<V> Default for PositionTable<V> {
+    fn default() -> Self {
+        PositionTable {
+            slots: FxHashMap::default(),
+        }
+    }
+}
+
+/// The key of `cells` (sorted) followed by `mark`, if any.
+pub fn key_of(cells: &[Cell], mark: Option<Cell>) -> Box<[u32]> {
+    cells.iter().chain(&mark).map(|&c| c as u32).collect()
+}
+
+impl<V> PositionTable<V> {
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// The value of the key with hash `hash` for which `is_key` holds.
+    pub fn get(&self, hash: u64, is_key: impl Fn(&[u32]) -> bool) -> Option<&V> {
+        match self.slots.get(&hash)? {
+            Slot::One(k, v) => is_key(k).then_some(v),
+            Slot::Many(all) => all.iter().find(|(k, _)| is_key(k)).map(|(_, v)| v),
+        }
+    }
+
+    /// The value of `key` (whose hash is `hash`), inserted by `new` if it is not there.
+    pub fn get_or_insert_with(
+        &mut self,
+        hash: u64,
+        key: &[u32],
+        new: impl FnOnce() -> V,
+    ) -> &mut V {
+        let slot = match self.slots.entry(hash) {
+            Entry::Vacant(e) => {
+                let Slot::One(_, v) = e.insert(Slot::One(key.into(), new())) else {
+                    unreachable!("just inserted")
+                };
+                return v;
+            }
+            Entry::Occupied(e) => e.into_mut(),
+        };
+        if let Slot::One(k, _) = slot
+            && **k != *key
+        {
+            // A second key with this hash: the slot becomes a list.
+            let first = std::mem::replace(slot, Slot::Many(Vec::new()));
+            if let (Slot::One(k, v), Slot::Many(all)) = (first, &mut *slot) {
+                all.push((k, v));
+            }
+        }
+        match slot {
+            Slot::One(_, v) => v,
+            Slot::Many(all) => {
+                let at = match all.iter().position(|(k, _)| **k == *key) {
+                    Some(at) => at,
+                    None => {
+                        all.push((key.into(), new()));
+                        all.len() - 1
+                    }
+                };
+                &mut all[at].1
+            }
+        }
+    }
+
+    /// The number of keys.
+    pub fn len(&self) -> usize {
+        (self.slots.values())
+            .map(|slot| match slot {
+                Slot::One(..) => 1,
+                Slot::Many(all) => all.len(),
+            })
+            .sum()
+    }
+}
+
+/// Whether `key` (sorted cells) is the set `cells` after a box moved from `from` to
+/// `to`, without building that set.
+pub fn is_after_move(key: &[u32], cells: &[Cell], from: Cell, to: Cell) -> bool {
+    key.len() == cells.len()
+        && cells.iter().all(|&c| {
+            let c = if c == from { to } else { c };
+            key.binary_search(&(c as u32)).is_ok()
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_changes_the_hash_as_a_fresh_one_would() {
+        let z = Zobrist::new(50);
+        let before = [3, 10, 17];
+        let after = [3, 11, 17];
+        assert_eq!(z.moved(z.of(&before), 10, 11), z.of(&after));
+        assert_ne!(z.of(&before), z.of(&after));
+        // Order does not matter.
+        assert_eq!(z.of(&[17, 3, 10]), z.of(&before));
+        assert_ne!(z.marked(z.of(&before), 4), z.of(&before));
+    }
+
+    #[test]
+    fn keys_with_one_hash_are_told_apart_by_their_cells() {
+        let mut table: PositionTable<u32> = PositionTable::default();
+        assert!(table.is_empty());
+        // Two different keys forced into one bucket.
+        *table.get_or_insert_with(7, &[1, 2], || 0) += 5;
+        *table.get_or_insert_with(7, &[1, 3], || 100) += 1;
+        *table.get_or_insert_with(7, &[1, 2], || 0) += 1;
+        assert_eq!(table.len(), 2);
+        assert_eq!(table.get(7, |k| k == [1, 2]), Some(&6));
+        assert_eq!(table.get(7, |k| k == [1, 3]), Some(&101));
+        assert_eq!(table.get(7, |k| k == [2, 3]), None);
+        assert_eq!(table.get(8, |k| k == [1, 2]), None);
+        assert_eq!(&*key_of(&[1, 2], Some(9)), &[1, 2, 9]);
+    }
+
+    #[test]
+    fn a_key_is_recognised_after_a_move() {
+        let key = key_of(&[3, 11, 17], None);
+        assert!(is_after_move(&key, &[3, 10, 17], 10, 11));
+        assert!(!is_after_move(&key, &[3, 10, 17], 3, 4));
+        assert!(!is_after_move(&key, &[3, 10], 10, 11));
+        // The box moved past another one in the order.
+        let key = key_of(&[2, 3, 17], None);
+        assert!(is_after_move(&key, &[3, 10, 17], 10, 2));
+    }
+}
