@@ -76,8 +76,8 @@ struct PushVar {
 }
 
 /// A position: the box mask, the cells of the boxes that can move (in order) and their
-/// Zobrist hash, and a cell of the player's region (the search names the region by its
-/// smallest cell when it fills it).
+/// Zobrist hash, and a cell of the player's region (the name of the region, its
+/// smallest cell, once it is filled).
 struct Position {
     boxes: Vec<bool>,
     cells: Vec<Cell>,
@@ -123,8 +123,9 @@ struct Frames<'a> {
     /// the boxes, then what else each lemma needs and its frame.
     whole: PositionTable<Vec<WholeLemma>>,
     /// The pushes the solver has found from each position (its box cells and the name
-    /// of the player's region), in the order found.
-    found: PositionTable<Vec<usize>>,
+    /// of the player's region), in the order found, with the name of the player's
+    /// region after each (so the table's lemmas need no fill to check it).
+    found: PositionTable<Vec<(usize, Cell)>>,
     /// The hashes of both tables' keys.
     zobrist: Zobrist,
     /// The deadlock patterns by cell.
@@ -437,7 +438,8 @@ impl<'a> Frames<'a> {
         self.level.goal_cells().all(|g| s.boxes[g])
     }
 
-    /// Searches from `s` for a plan of at most `i` pushes.
+    /// Searches from `s` for a plan of at most `i` pushes; `self.region` holds the
+    /// player's region, and `s.player` is its name.
     fn search(
         &mut self,
         s: &Position,
@@ -451,14 +453,23 @@ impl<'a> Frames<'a> {
         if i == 0 {
             return Ok(None);
         }
-        let here = self.fill(&s.boxes, s.player);
+        let here = s.player;
         let found_hash = self.zobrist.marked(s.hash, here);
-        if let Some(plan) = self.replay_found(s, here, found_hash, i, deadline, cancel)? {
+        let count = s.cells.len();
+        let is_key = |k: &[u32]| {
+            k.len() == count + 1
+                && k[count] == here as u32
+                && k.iter().zip(&s.cells).all(|(&a, &b)| a == b as u32)
+        };
+        let mut found = (self.found.get(found_hash, is_key).cloned()).unwrap_or_default();
+        if let Some(plan) = self.replay_found(s, &found, i, deadline, cancel)? {
             return Ok(Some(plan));
         }
         let cells = &s.cells;
         // Assumptions: the position's boxes, then the frame the next position must be
-        // in (which switches on the frames above it), then the pushes barred.
+        // in (which switches on the frames above it), then the frame below it off (which
+        // switches off the frames below, whose lemmas do not apply: the solver then
+        // needs no decisions on them), then the pushes barred.
         let mut assumptions: Vec<Lit> = (0..self.level.cell_count())
             .filter_map(|c| {
                 self.box_now[c]
@@ -467,8 +478,11 @@ impl<'a> Frames<'a> {
             })
             .collect();
         assumptions.push(self.frame(i - 1));
+        if i >= 2 {
+            assumptions.push(!self.frame(i - 2));
+        }
         let fixed_assumptions = assumptions.len();
-        let mut barred = self.bar_pushes(s, i);
+        let mut barred = self.bar_pushes(s, i, &found);
         loop {
             if stopped(deadline, cancel) {
                 return Err(Stopped);
@@ -504,7 +518,7 @@ impl<'a> Frames<'a> {
                     let n = (0..self.pushes.len())
                         .find(|&n| self.solver.value(self.pushes[n].lit))
                         .expect("exactly one push");
-                    let next = self.position_after(s, n);
+                    let mut next = self.position_after(s, n);
                     if self.bound_of(&next.cells) > i as i64 - 1 {
                         // Too far from the goal for frame i - 1. The boxes that alone
                         // keep the bound above i - 1 make a lemma of the frame below
@@ -517,27 +531,39 @@ impl<'a> Frames<'a> {
                         self.add_lemma(&cube, Some(bound as usize - 1));
                         continue;
                     }
+                    self.enter(&mut next);
                     let key = key_of(cells, Some(here));
-                    let found = self.found.get_or_insert_with(found_hash, &key, Vec::new);
-                    if !found.contains(&n) {
-                        found.push(n);
+                    let all = self.found.get_or_insert_with(found_hash, &key, Vec::new);
+                    if !all.iter().any(|&(m, _)| m == n) {
+                        all.push((n, next.player));
+                        found.push((n, next.player));
                     }
                     if let Some(plan) = self.descend(next, n, i, deadline, cancel)? {
                         return Ok(Some(plan));
                     }
                     // What was barred stays barred; the descent may have refuted open
                     // pushes.
-                    self.bar_more(&mut barred, s, i);
+                    self.bar_more(&mut barred, s, i, &found);
                 }
             }
         }
     }
 
+    /// Fills the player's region in `next`, the position after a push, into the pool
+    /// region of the next depth, and names it in `next.player`.
+    fn enter(&mut self, next: &mut Position) {
+        let depth = self.depth;
+        if self.pool.len() <= depth {
+            self.pool.push(Region::new(self.level.cell_count()));
+        }
+        next.player = self.pool[depth].fill(self.level, &next.boxes, next.player);
+    }
+
     /// Searches with `i - 1` pushes left from `next`, the position after push `n` from
-    /// the one with `i` left, and puts push `n` in front of the plan it finds. The
-    /// search below gets a region of the pool in `self.region`, and this position's
-    /// region comes back afterwards, so that it is filled once however many descents
-    /// it makes.
+    /// the one with `i` left ([`Frames::enter`]ed), and puts push `n` in front of the
+    /// plan it finds. The search below gets the region of the pool in `self.region`,
+    /// and this position's region comes back afterwards, so that it is filled once
+    /// however many descents it makes.
     fn descend(
         &mut self,
         next: Position,
@@ -548,9 +574,6 @@ impl<'a> Frames<'a> {
     ) -> Result<Option<Vec<(Cell, Direction)>>, Stopped> {
         let (from, dir) = (self.pushes[n].from, self.pushes[n].dir);
         let depth = self.depth;
-        if self.pool.len() <= depth {
-            self.pool.push(Region::new(self.level.cell_count()));
-        }
         std::mem::swap(&mut self.region, &mut self.pool[depth]);
         self.depth += 1;
         let found = self.search(&next, i - 1, deadline, cancel);
@@ -562,42 +585,35 @@ impl<'a> Frames<'a> {
         }))
     }
 
-    /// Descends from `s` (the player in the region named `here`; `hash`: the hash of
-    /// both) with `i` pushes left into
-    /// the successors the solver found from it before, at a lower bound or with fewer
-    /// pushes left, without asking again; skips those the potential, the table or the
+    /// Descends from `s` with `i` pushes left into the successors the solver `found`
+    /// from it before (with their region names), at a lower bound or with fewer pushes
+    /// left, without asking again; skips those the potential, the table or the
     /// heuristic now rule out. The question that follows bars the ones refuted here,
     /// so the solver is asked only for pushes it has not found yet.
     fn replay_found(
         &mut self,
         s: &Position,
-        here: Cell,
-        hash: u64,
+        found: &[(usize, Cell)],
         i: usize,
         deadline: Option<Instant>,
         cancel: &AtomicBool,
     ) -> Result<Option<Vec<(Cell, Direction)>>, Stopped> {
-        let count = s.cells.len();
-        let is_key = |k: &[u32]| {
-            k.len() == count + 1
-                && k[count] == here as u32
-                && k.iter().zip(&s.cells).all(|(&a, &b)| a == b as u32)
-        };
-        let Some(found) = self.found.get(hash, is_key).cloned() else {
-            return Ok(None);
-        };
         let potential = self.potential_of(&s.cells);
-        for n in found {
+        for &(n, name) in found {
             if stopped(deadline, cancel) {
                 return Err(Stopped);
             }
-            if potential + self.potential_change(n) > i as i64 - 1 || self.known_bound(s, n) >= i {
+            if potential + self.potential_change(n) > i as i64 - 1
+                || self.known_bound(s, n, Some(name)) >= i
+            {
                 continue;
             }
-            let next = self.position_after(s, n);
+            let mut next = self.position_after(s, n);
             if self.bound_of(&next.cells) > i as i64 - 1 {
                 continue;
             }
+            self.enter(&mut next);
+            debug_assert_eq!(next.player, name);
             self.stats.replayed += 1;
             if let Some(plan) = self.descend(next, n, i, deadline, cancel)? {
                 return Ok(Some(plan));
@@ -607,8 +623,9 @@ impl<'a> Frames<'a> {
     }
 
     /// The pushes to bar by assumption when asking about `s` (the player's region in
-    /// `self.region`) with `i` pushes left, by reason.
-    fn bar_pushes(&mut self, s: &Position, i: usize) -> Barred {
+    /// `self.region`) with `i` pushes left, by reason; `found` names the regions after
+    /// some of them.
+    fn bar_pushes(&mut self, s: &Position, i: usize, found: &[(usize, Cell)]) -> Barred {
         let potential = self.potential_of(&s.cells);
         let mut barred = Barred::default();
         for n in 0..self.pushes.len() {
@@ -628,7 +645,7 @@ impl<'a> Frames<'a> {
             } else if !makeable {
                 barred.walled.push(n);
             } else {
-                let known = self.known_bound(s, n);
+                let known = self.known_bound(s, n, name_after(found, n));
                 if known >= i {
                     barred.by_table.push((n, known == DEAD));
                 } else {
@@ -641,11 +658,12 @@ impl<'a> Frames<'a> {
     }
 
     /// Moves the pushes of `barred.open` that the table now refutes to
-    /// `barred.by_table` (after a descent from `s` with `i` left).
-    fn bar_more(&mut self, barred: &mut Barred, s: &Position, i: usize) {
+    /// `barred.by_table` (after a descent from `s` with `i` left; `found` as for
+    /// [`Frames::bar_pushes`]).
+    fn bar_more(&mut self, barred: &mut Barred, s: &Position, i: usize, found: &[(usize, Cell)]) {
         let mut open = std::mem::take(&mut barred.open);
         open.retain(|&n| {
-            let known = self.known_bound(s, n);
+            let known = self.known_bound(s, n, name_after(found, n));
             if known >= i {
                 barred.by_table.push((n, known == DEAD));
             }
@@ -838,8 +856,9 @@ impl<'a> Frames<'a> {
 
     /// The most pushes whole-position lemmas say the position after push `n` from `s`
     /// needs: one more than the highest frame that refutes it, [`DEAD`] when one
-    /// refutes it for good, 0 when none does.
-    fn known_bound(&mut self, s: &Position, n: usize) -> usize {
+    /// refutes it for good, 0 when none does. `name`: the name of the player's region
+    /// after the push, if known (else a lemma's region is checked by a fill).
+    fn known_bound(&mut self, s: &Position, n: usize, name: Option<Cell>) -> usize {
         if self.whole.is_empty() {
             return 0;
         }
@@ -856,7 +875,11 @@ impl<'a> Frames<'a> {
             if bound <= best {
                 continue;
             }
-            if let Some(m) = l.reach {
+            if let (Some(m), Some(name)) = (l.reach, name) {
+                if m != name {
+                    continue;
+                }
+            } else if let Some(m) = l.reach {
                 let boxes = &mut self.scratch_boxes;
                 if !after_ready {
                     boxes.clone_from(&s.boxes);
@@ -890,6 +913,11 @@ impl<'a> Frames<'a> {
         self.solver.add_clause(&clause);
         self.stats.lemmas += 1;
     }
+}
+
+/// The name of the player's region after push `n`, if `found` has it.
+fn name_after(found: &[(usize, Cell)], n: usize) -> Option<Cell> {
+    found.iter().find(|&&(m, _)| m == n).map(|&(_, name)| name)
 }
 
 /// Searches `level` (without ice; `analysis` is its static analysis) for a push-optimal
@@ -1067,22 +1095,25 @@ mod tests {
             .expect("the start has a push");
         let to = level.neighbor(frames.pushes[n].from, frames.pushes[n].dir);
         let after = frames.cells_after(&cells, n);
-        assert_eq!(frames.known_bound(&s, n), 0);
+        assert_eq!(frames.known_bound(&s, n, None), 0);
         frames.add_whole(&after, None, Some(3));
-        assert_eq!(frames.known_bound(&s, n), 4);
+        assert_eq!(frames.known_bound(&s, n, None), 4);
         // A lower frame for the same positions says less and changes nothing.
         frames.add_whole(&after, None, Some(2));
-        assert_eq!(frames.known_bound(&s, n), 4);
+        assert_eq!(frames.known_bound(&s, n, None), 4);
         // A lemma for a region the player is not in after the push (the pushed box's
         // cell is never in it) does not apply; one for its own region does.
         frames.add_whole(&after, Some(to), Some(9));
-        assert_eq!(frames.known_bound(&s, n), 4);
+        assert_eq!(frames.known_bound(&s, n, None), 4);
         let next = frames.position_after(&s, n).boxes;
         let region = frames
             .next_region
             .fill(&level, &next, frames.pushes[n].from);
         frames.add_whole(&after, Some(region), Some(5));
-        assert_eq!(frames.known_bound(&s, n), 6);
+        assert_eq!(frames.known_bound(&s, n, None), 6);
+        // Given the name of the region after the push, the lemmas are matched by name.
+        assert_eq!(frames.known_bound(&s, n, Some(region)), 6);
+        assert_eq!(frames.known_bound(&s, n, Some(to)), 10);
         // Other positions are untouched.
         let other = (0..frames.pushes.len())
             .find(|&m| {
@@ -1094,9 +1125,9 @@ mod tests {
                     && frames.cells_after(&cells, m) != after
             })
             .expect("the start has a second push");
-        assert_eq!(frames.known_bound(&s, other), 0);
+        assert_eq!(frames.known_bound(&s, other, None), 0);
         frames.add_whole(&after, None, None);
-        assert_eq!(frames.known_bound(&s, n), DEAD);
+        assert_eq!(frames.known_bound(&s, n, None), DEAD);
     }
 
     #[test]
