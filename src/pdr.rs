@@ -132,6 +132,10 @@ struct Frames<'a> {
     deadlocks: DeadlockIndex,
     /// Regions lent to the positions below the current one (see [`Frames::descend`]).
     pool: Vec<Region>,
+    /// The buffers of the visits, by depth.
+    buffers: Vec<VisitBuffers>,
+    /// Positions to reuse (see [`Frames::position_after`]).
+    spare: Vec<Position>,
     /// How many descents deep the search is.
     depth: usize,
     /// A scratch box mask for [`Frames::known_bound`].
@@ -154,6 +158,15 @@ impl WholeLemma {
     }
 }
 
+/// The buffers of one visit, kept per depth so that a visit allocates nothing.
+#[derive(Default)]
+struct VisitBuffers {
+    assumptions: Vec<Lit>,
+    /// The pushes found from the position before, with the region names after them.
+    found: Vec<(usize, Cell)>,
+    barred: Barred,
+}
+
 /// The pushes one question bars by assumption, by reason (indices into the pushes).
 #[derive(Default)]
 struct Barred {
@@ -171,6 +184,14 @@ struct Barred {
 }
 
 impl Barred {
+    fn clear(&mut self) {
+        self.by_potential.clear();
+        self.by_potential_makeable = false;
+        self.by_table.clear();
+        self.walled.clear();
+        self.open.clear();
+    }
+
     /// Appends the negations of every barred push to `assumptions`, in the order of
     /// the pushes.
     fn assume(&self, pushes: &[PushVar], assumptions: &mut Vec<Lit>) {
@@ -311,6 +332,8 @@ impl<'a> Frames<'a> {
             zobrist: Zobrist::new(cells),
             deadlocks: DeadlockIndex::new(analysis, cells),
             pool: Vec::new(),
+            buffers: Vec::new(),
+            spare: Vec::new(),
             depth: 0,
             scratch_boxes: Vec::new(),
         }
@@ -453,6 +476,30 @@ impl<'a> Frames<'a> {
         if i == 0 {
             return Ok(None);
         }
+        let depth = self.depth;
+        if self.buffers.len() <= depth {
+            self.buffers.push(VisitBuffers::default());
+        }
+        let mut buffers = std::mem::take(&mut self.buffers[depth]);
+        let result = self.visit(s, i, &mut buffers, deadline, cancel);
+        self.buffers[depth] = buffers;
+        result
+    }
+
+    /// [`Frames::search`] from `s`, neither solved nor out of pushes, with `buffers`.
+    fn visit(
+        &mut self,
+        s: &Position,
+        i: usize,
+        buffers: &mut VisitBuffers,
+        deadline: Option<Instant>,
+        cancel: &AtomicBool,
+    ) -> Result<Option<Vec<(Cell, Direction)>>, Stopped> {
+        let VisitBuffers {
+            assumptions,
+            found,
+            barred,
+        } = buffers;
         let here = s.player;
         let found_hash = self.zobrist.marked(s.hash, here);
         let count = s.cells.len();
@@ -461,8 +508,9 @@ impl<'a> Frames<'a> {
                 && k[count] == here as u32
                 && k.iter().zip(&s.cells).all(|(&a, &b)| a == b as u32)
         };
-        let mut found = (self.found.get(found_hash, is_key).cloned()).unwrap_or_default();
-        if let Some(plan) = self.replay_found(s, &found, i, deadline, cancel)? {
+        found.clear();
+        found.extend(self.found.get(found_hash, is_key).into_iter().flatten());
+        if let Some(plan) = self.replay_found(s, found, i, deadline, cancel)? {
             return Ok(Some(plan));
         }
         let cells = &s.cells;
@@ -470,25 +518,24 @@ impl<'a> Frames<'a> {
         // in (which switches on the frames above it), then the frame below it off (which
         // switches off the frames below, whose lemmas do not apply: the solver then
         // needs no decisions on them), then the pushes barred.
-        let mut assumptions: Vec<Lit> = (0..self.level.cell_count())
-            .filter_map(|c| {
-                self.box_now[c]
-                    .lit()
-                    .map(|l| if s.boxes[c] { l } else { !l })
-            })
-            .collect();
+        assumptions.clear();
+        assumptions.extend((0..self.level.cell_count()).filter_map(|c| {
+            self.box_now[c]
+                .lit()
+                .map(|l| if s.boxes[c] { l } else { !l })
+        }));
         assumptions.push(self.frame(i - 1));
         if i >= 2 {
             assumptions.push(!self.frame(i - 2));
         }
         let fixed_assumptions = assumptions.len();
-        let mut barred = self.bar_pushes(s, i, &found);
+        self.bar_pushes(s, i, found, barred);
         loop {
             if stopped(deadline, cancel) {
                 return Err(Stopped);
             }
             assumptions.truncate(fixed_assumptions);
-            barred.assume(&self.pushes, &mut assumptions);
+            barred.assume(&self.pushes, assumptions);
             if barred.open.is_empty() && !barred.by_table.is_empty() {
                 // Every push leads where a lemma already refutes: so is this position,
                 // with the player in this region, without asking the solver.
@@ -499,10 +546,10 @@ impl<'a> Frames<'a> {
                 return Ok(None);
             }
             self.stats.queries += 1;
-            match self.solver.solve(&assumptions) {
+            match self.solver.solve(assumptions) {
                 SolveResult::Unknown => return Err(Stopped),
                 SolveResult::Unsat => {
-                    let r = self.explain(s, i, &barred);
+                    let r = self.explain(s, i, barred);
                     // A refutation that used no frame holds for every number of pushes.
                     let frame = (!r.dead).then_some(i);
                     if r.whole {
@@ -529,6 +576,7 @@ impl<'a> Frames<'a> {
                             .filter_map(|&c| self.box_next[c].lit())
                             .collect();
                         self.add_lemma(&cube, Some(bound as usize - 1));
+                        self.spare.push(next);
                         continue;
                     }
                     self.enter(&mut next);
@@ -543,7 +591,7 @@ impl<'a> Frames<'a> {
                     }
                     // What was barred stays barred; the descent may have refuted open
                     // pushes.
-                    self.bar_more(&mut barred, s, i, &found);
+                    self.bar_more(barred, s, i, found);
                 }
             }
         }
@@ -579,6 +627,7 @@ impl<'a> Frames<'a> {
         let found = self.search(&next, i - 1, deadline, cancel);
         self.depth -= 1;
         std::mem::swap(&mut self.region, &mut self.pool[depth]);
+        self.spare.push(next);
         Ok(found?.map(|mut plan| {
             plan.insert(0, (from, dir));
             plan
@@ -610,6 +659,7 @@ impl<'a> Frames<'a> {
             }
             let mut next = self.position_after(s, n);
             if self.bound_of(&next.cells) > i as i64 - 1 {
+                self.spare.push(next);
                 continue;
             }
             self.enter(&mut next);
@@ -625,9 +675,9 @@ impl<'a> Frames<'a> {
     /// The pushes to bar by assumption when asking about `s` (the player's region in
     /// `self.region`) with `i` pushes left, by reason; `found` names the regions after
     /// some of them.
-    fn bar_pushes(&mut self, s: &Position, i: usize, found: &[(usize, Cell)]) -> Barred {
+    fn bar_pushes(&mut self, s: &Position, i: usize, found: &[(usize, Cell)], barred: &mut Barred) {
         let potential = self.potential_of(&s.cells);
-        let mut barred = Barred::default();
+        barred.clear();
         for n in 0..self.pushes.len() {
             let p = &self.pushes[n];
             let to = self.level.neighbor(p.from, p.dir);
@@ -653,8 +703,7 @@ impl<'a> Frames<'a> {
                 }
             }
         }
-        self.bar_if_all_deadlocked(&mut barred, s);
-        barred
+        self.bar_if_all_deadlocked(barred, s);
     }
 
     /// Moves the pushes of `barred.open` that the table now refutes to
@@ -827,6 +876,7 @@ impl<'a> Frames<'a> {
     }
 
     /// The box cells after push `n` from the position whose box cells are `cells`.
+    #[cfg(test)]
     fn cells_after(&self, cells: &[Cell], n: usize) -> Vec<Cell> {
         let p = &self.pushes[n];
         let to = self.level.neighbor(p.from, p.dir);
@@ -839,19 +889,26 @@ impl<'a> Frames<'a> {
     }
 
     /// The position after push `n` from `s`, with the player where the box was (the
-    /// search fills its region there).
-    fn position_after(&self, s: &Position, n: usize) -> Position {
+    /// search fills its region there). It reuses a spare position's buffers: give it
+    /// back to `self.spare` when done.
+    fn position_after(&mut self, s: &Position, n: usize) -> Position {
         let p = &self.pushes[n];
-        let to = self.level.neighbor(p.from, p.dir);
-        let mut boxes = s.boxes.clone();
-        boxes[p.from] = false;
-        boxes[to] = true;
-        Position {
-            boxes,
-            cells: self.cells_after(&s.cells, n),
-            hash: self.zobrist.moved(s.hash, p.from, to),
-            player: p.from,
-        }
+        let (from, to) = (p.from, self.level.neighbor(p.from, p.dir));
+        let mut next = self.spare.pop().unwrap_or(Position {
+            boxes: Vec::new(),
+            cells: Vec::new(),
+            hash: 0,
+            player: 0,
+        });
+        next.boxes.clone_from(&s.boxes);
+        next.boxes[from] = false;
+        next.boxes[to] = true;
+        next.cells.clear();
+        (next.cells).extend(s.cells.iter().map(|&c| if c == from { to } else { c }));
+        next.cells.sort_unstable();
+        next.hash = self.zobrist.moved(s.hash, from, to);
+        next.player = from;
+        next
     }
 
     /// The most pushes whole-position lemmas say the position after push `n` from `s`

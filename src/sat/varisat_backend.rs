@@ -69,11 +69,16 @@ impl SatBackend for VarisatBackend {
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
-        let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
-        self.solver.assume(&lits);
+        // The buffers are reused: search engines ask many small questions.
+        self.buffer.clear();
+        self.buffer
+            .extend(assumptions.iter().map(|&l| to_varisat(l)));
+        self.solver.assume(&self.buffer);
         match self.solver.solve() {
             Ok(true) => {
-                self.model = vec![false; self.counter.variables as usize + 1];
+                self.model.clear();
+                self.model
+                    .resize(self.counter.variables as usize + 1, false);
                 for l in self.solver.model().unwrap_or_default() {
                     let i = l.var().to_dimacs() as usize;
                     if i < self.model.len() {
@@ -83,13 +88,12 @@ impl SatBackend for VarisatBackend {
                 SolveResult::Sat
             }
             Ok(false) => {
-                self.failed = self
-                    .solver
-                    .failed_core()
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|l| Lit::from_dimacs(l.to_dimacs() as i32).expect("not 0"))
-                    .collect();
+                self.failed.clear();
+                let core = self.solver.failed_core().unwrap_or_default();
+                self.failed.extend(
+                    core.iter()
+                        .map(|l| Lit::from_dimacs(l.to_dimacs() as i32).expect("not 0")),
+                );
                 self.assumptions_used = !self.failed.is_empty();
                 SolveResult::Unsat
             }
