@@ -28,7 +28,7 @@ use crate::analysis::{Analysis, DeadlockIndex};
 use crate::astar::SearchAnswer;
 use crate::level::{Cell, Direction, Level};
 use crate::pathfind::Region;
-use crate::position_table::{PositionTable, Zobrist, is_after_move, key_of};
+use crate::position_table::{PositionTable, Zobrist, is_after_move, is_key_of, key_of};
 use crate::sat::{Lit, SatBackend, SolveResult, Term, cnf};
 
 /// Limits of one search.
@@ -502,12 +502,7 @@ impl<'a> Frames<'a> {
         } = buffers;
         let here = s.player;
         let found_hash = self.zobrist.marked(s.hash, here);
-        let count = s.cells.len();
-        let is_key = |k: &[u32]| {
-            k.len() == count + 1
-                && k[count] == here as u32
-                && k.iter().zip(&s.cells).all(|(&a, &b)| a == b as u32)
-        };
+        let is_key = |k: &[u32]| is_key_of(k, &s.cells, Some(here));
         found.clear();
         found.extend(self.found.get(found_hash, is_key).into_iter().flatten());
         if let Some(plan) = self.replay_found(s, found, i, deadline, cancel)? {
@@ -580,8 +575,12 @@ impl<'a> Frames<'a> {
                         continue;
                     }
                     self.enter(&mut next);
-                    let key = key_of(cells, Some(here));
-                    let all = self.found.get_or_insert_with(found_hash, &key, Vec::new);
+                    let all = self.found.get_or_insert_with(
+                        found_hash,
+                        is_key,
+                        || key_of(cells, Some(here)),
+                        Vec::new,
+                    );
                     if !all.iter().any(|&(m, _)| m == n) {
                         all.push((n, next.player));
                         found.push((n, next.player));
@@ -861,7 +860,12 @@ impl<'a> Frames<'a> {
     fn add_whole(&mut self, cells: &[Cell], reach: Option<Cell>, frame: Option<usize>) {
         let new = WholeLemma { reach, frame };
         let hash = self.zobrist.of(cells);
-        let lemmas = (self.whole).get_or_insert_with(hash, &key_of(cells, None), Vec::new);
+        let lemmas = self.whole.get_or_insert_with(
+            hash,
+            |k| is_key_of(k, cells, None),
+            || key_of(cells, None),
+            Vec::new,
+        );
         match lemmas.iter_mut().find(|l| l.reach == reach) {
             // A higher frame says more about the same positions.
             Some(l) => {

@@ -93,16 +93,19 @@ impl<V> PositionTable<V> {
         }
     }
 
-    /// The value of `key` (whose hash is `hash`), inserted by `new` if it is not there.
+    /// The value of the key with hash `hash` for which `is_key` holds, inserted with
+    /// the key `make_key` makes and the value `new` makes if it is not there (so that
+    /// a key is built only when it is new).
     pub fn get_or_insert_with(
         &mut self,
         hash: u64,
-        key: &[u32],
+        is_key: impl Fn(&[u32]) -> bool,
+        make_key: impl FnOnce() -> Box<[u32]>,
         new: impl FnOnce() -> V,
     ) -> &mut V {
         let slot = match self.slots.entry(hash) {
             Entry::Vacant(e) => {
-                let Slot::One(_, v) = e.insert(Slot::One(key.into(), new())) else {
+                let Slot::One(_, v) = e.insert(Slot::One(make_key(), new())) else {
                     unreachable!("just inserted")
                 };
                 return v;
@@ -110,7 +113,7 @@ impl<V> PositionTable<V> {
             Entry::Occupied(e) => e.into_mut(),
         };
         if let Slot::One(k, _) = slot
-            && **k != *key
+            && !is_key(k)
         {
             // A second key with this hash: the slot becomes a list.
             let first = std::mem::replace(slot, Slot::Many(Vec::new()));
@@ -121,10 +124,10 @@ impl<V> PositionTable<V> {
         match slot {
             Slot::One(_, v) => v,
             Slot::Many(all) => {
-                let at = match all.iter().position(|(k, _)| **k == *key) {
+                let at = match all.iter().position(|(k, _)| is_key(k)) {
                     Some(at) => at,
                     None => {
-                        all.push((key.into(), new()));
+                        all.push((make_key(), new()));
                         all.len() - 1
                     }
                 };
@@ -142,6 +145,15 @@ impl<V> PositionTable<V> {
             })
             .sum()
     }
+}
+
+/// Whether `key` is `cells` (sorted) followed by `mark`, if any.
+pub fn is_key_of(key: &[u32], cells: &[Cell], mark: Option<Cell>) -> bool {
+    key.len() == cells.len() + usize::from(mark.is_some())
+        && key
+            .iter()
+            .zip(cells.iter().chain(&mark))
+            .all(|(&k, &c)| k == c as u32)
 }
 
 /// Whether `key` (sorted cells) is the set `cells` after a box moved from `from` to
@@ -175,15 +187,19 @@ mod tests {
         let mut table: PositionTable<u32> = PositionTable::default();
         assert!(table.is_empty());
         // Two different keys forced into one bucket.
-        *table.get_or_insert_with(7, &[1, 2], || 0) += 5;
-        *table.get_or_insert_with(7, &[1, 3], || 100) += 1;
-        *table.get_or_insert_with(7, &[1, 2], || 0) += 1;
+        *table.get_or_insert_with(7, |k| k == [1, 2], || key_of(&[1, 2], None), || 0) += 5;
+        *table.get_or_insert_with(7, |k| k == [1, 3], || key_of(&[1, 3], None), || 100) += 1;
+        *table.get_or_insert_with(7, |k| k == [1, 2], || key_of(&[1, 2], None), || 0) += 1;
         assert_eq!(table.len(), 2);
         assert_eq!(table.get(7, |k| k == [1, 2]), Some(&6));
         assert_eq!(table.get(7, |k| k == [1, 3]), Some(&101));
         assert_eq!(table.get(7, |k| k == [2, 3]), None);
         assert_eq!(table.get(8, |k| k == [1, 2]), None);
         assert_eq!(&*key_of(&[1, 2], Some(9)), &[1, 2, 9]);
+        assert!(is_key_of(&[1, 2, 9], &[1, 2], Some(9)));
+        assert!(!is_key_of(&[1, 2, 9], &[1, 2], Some(8)));
+        assert!(!is_key_of(&[1, 2, 9], &[1, 2], None));
+        assert!(is_key_of(&[1, 2], &[1, 2], None));
     }
 
     #[test]
