@@ -18,7 +18,9 @@
 //! failed assumptions name the part of `s` that matters, and that part becomes a lemma
 //! of frame `i`. Otherwise the search descends into the position found. Each position
 //! remembers the pushes the solver has found from it, and when the search meets it
-//! again with more pushes left, it descends into those before it asks for more.
+//! again with more pushes left, it descends into those before it asks for more. A
+//! position none of whose pushes is left open (each leads where the table, a deadlock
+//! pattern or the heuristic already refutes) is refuted without a question.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -702,7 +704,7 @@ impl<'a> Frames<'a> {
                 }
             }
         }
-        self.bar_if_all_deadlocked(barred, s);
+        self.bar_if_all_ruled_out(barred, s, i);
     }
 
     /// Moves the pushes of `barred.open` that the table now refutes to
@@ -718,18 +720,29 @@ impl<'a> Frames<'a> {
             known < i
         });
         barred.open = open;
-        self.bar_if_all_deadlocked(barred, s);
+        self.bar_if_all_ruled_out(barred, s, i);
     }
 
-    /// When every open push completes a deadlock pattern (a lemma that holds for good),
+    /// When every open push completes a deadlock pattern (a lemma that holds for good)
+    /// or leads where the heuristic needs more than the `i - 1` pushes left after it,
     /// bars them too, so the position is refuted without a question. Otherwise the
-    /// solver's deadlock clauses deal with them.
-    fn bar_if_all_deadlocked(&self, barred: &mut Barred, s: &Position) {
-        let open = &barred.open;
-        if !open.is_empty() && open.iter().all(|&n| self.completes_deadlock(s, n)) {
-            barred.by_table.extend(open.iter().map(|&n| (n, true)));
-            barred.open.clear();
+    /// solver's deadlock clauses and heuristic lemmas deal with them.
+    fn bar_if_all_ruled_out(&self, barred: &mut Barred, s: &Position, i: usize) {
+        if barred.open.is_empty() {
+            return;
         }
+        let before = barred.by_table.len();
+        for &n in &barred.open {
+            if self.completes_deadlock(s, n) {
+                barred.by_table.push((n, true));
+            } else if self.bound_of(&self.cells_after(&s.cells, n)) > i as i64 - 1 {
+                barred.by_table.push((n, false));
+            } else {
+                barred.by_table.truncate(before);
+                return;
+            }
+        }
+        barred.open.clear();
     }
 
     /// How much push `n` changes the matching potential.
@@ -880,7 +893,6 @@ impl<'a> Frames<'a> {
     }
 
     /// The box cells after push `n` from the position whose box cells are `cells`.
-    #[cfg(test)]
     fn cells_after(&self, cells: &[Cell], n: usize) -> Vec<Cell> {
         let p = &self.pushes[n];
         let to = self.level.neighbor(p.from, p.dir);
@@ -1199,6 +1211,61 @@ mod tests {
             "  #####\n###   #\n#.@$  #\n### $.#\n#.##$ #\n# # . ##\n#$ *$$.#\n#   .  #\n########\n",
         );
         assert!(stats.replayed > 0, "{stats:?}");
+    }
+
+    #[test]
+    fn positions_refuted_without_a_question_need_more_pushes() {
+        // Along optimal plans of the first Microban levels, a position `d` pushes from
+        // the goal is refuted without a question (every push ruled out by a deadlock
+        // pattern or the heuristic; the table is empty) only with fewer than `d` left.
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
+                .unwrap();
+        let (mut by_deadlock, mut by_heuristic) = (0, 0);
+        for level in parse_xsb("microban.xsb", &text).unwrap().iter().take(40) {
+            let analysis = Analysis::new(level);
+            let limits = PdrLimits {
+                max_pushes: 200,
+                deadline: None,
+            };
+            let solver = Box::new(VarisatBackend::new());
+            let never = AtomicBool::new(false);
+            let (SearchAnswer::Optimal(plan), _) =
+                optimal_pushes(level, &analysis, solver, &limits, &never)
+            else {
+                continue;
+            };
+            let mut frames = Frames::new(level, &analysis, Box::new(VarisatBackend::new()));
+            let boxes = level.initial_boxes().to_vec();
+            let cells = frames.box_cells(&boxes);
+            let mut s = Position {
+                boxes,
+                hash: frames.zobrist.of(&cells),
+                cells,
+                player: level.player(),
+            };
+            let mut barred = Barred::default();
+            for (t, &(from, dir)) in plan.iter().enumerate() {
+                s.player = frames.fill(&s.boxes, s.player);
+                let left = plan.len() - t;
+                for i in 1..=left + 2 {
+                    frames.bar_pushes(&s, i, &[], &mut barred);
+                    if barred.open.is_empty() && !barred.by_table.is_empty() {
+                        assert!(i < left, "refuted with {i} left, {left} needed");
+                        by_deadlock += barred.by_table.iter().filter(|b| b.1).count();
+                        by_heuristic += barred.by_table.iter().filter(|b| !b.1).count();
+                    }
+                }
+                let n = (0..frames.pushes.len())
+                    .find(|&n| frames.pushes[n].from == from && frames.pushes[n].dir == dir)
+                    .expect("a push of the plan");
+                s = frames.position_after(&s, n);
+            }
+        }
+        assert!(
+            by_deadlock > 0 && by_heuristic > 0,
+            "{by_deadlock} {by_heuristic}"
+        );
     }
 
     #[test]
