@@ -70,11 +70,13 @@ pub const NAME: &str = "pdr";
 /// What [`Frames::known_bound`] says of a position refuted for good.
 const DEAD: usize = usize::MAX;
 
-/// One push variable.
+/// One push variable: the box on `from` goes to `to`, the player stands on `behind`.
 struct PushVar {
     lit: Lit,
     from: Cell,
     dir: Direction,
+    to: Cell,
+    behind: Cell,
 }
 
 /// A position: the box mask, the cells of the boxes that can move (in order) and their
@@ -104,6 +106,10 @@ struct Frames<'a> {
     box_now: Vec<Term>,
     /// `box_at(c)` after the push.
     box_next: Vec<Term>,
+    /// The cells whose `box_now` is a variable, with it.
+    box_lits: Vec<(Cell, Lit)>,
+    /// The goal cells.
+    goals: Vec<Cell>,
     /// The cell of each `box_now` variable, for reading cores.
     cell_of: HashMap<u32, Cell>,
     pushes: Vec<PushVar>,
@@ -248,7 +254,13 @@ impl<'a> Frames<'a> {
                 let behind = level.neighbor(c, dir.opposite());
                 if movable(to) && region[behind] {
                     let lit = solver.new_var();
-                    pushes.push(PushVar { lit, from: c, dir });
+                    pushes.push(PushVar {
+                        lit,
+                        from: c,
+                        dir,
+                        to,
+                        behind,
+                    });
                 }
             }
         }
@@ -317,6 +329,10 @@ impl<'a> Frames<'a> {
             level,
             analysis,
             solver,
+            box_lits: (0..cells)
+                .filter_map(|c| box_now[c].lit().map(|l| (c, l)))
+                .collect(),
+            goals: level.goal_cells().collect(),
             box_now,
             box_next,
             cell_of,
@@ -460,7 +476,7 @@ impl<'a> Frames<'a> {
     }
 
     fn is_goal(&self, s: &Position) -> bool {
-        self.level.goal_cells().all(|g| s.boxes[g])
+        self.goals.iter().all(|&g| s.boxes[g])
     }
 
     /// Searches from `s` for a plan of at most `i` pushes; `self.region` holds the
@@ -516,11 +532,7 @@ impl<'a> Frames<'a> {
         // switches off the frames below, whose lemmas do not apply: the solver then
         // needs no decisions on them), then the pushes barred.
         assumptions.clear();
-        assumptions.extend((0..self.level.cell_count()).filter_map(|c| {
-            self.box_now[c]
-                .lit()
-                .map(|l| if s.boxes[c] { l } else { !l })
-        }));
+        (assumptions).extend((self.box_lits.iter()).map(|&(c, l)| if s.boxes[c] { l } else { !l }));
         assumptions.push(self.frame(i - 1));
         if i >= 2 {
             assumptions.push(!self.frame(i - 2));
@@ -681,13 +693,10 @@ impl<'a> Frames<'a> {
         barred.clear();
         for n in 0..self.pushes.len() {
             let p = &self.pushes[n];
-            let to = self.level.neighbor(p.from, p.dir);
-            if !s.boxes[p.from] || s.boxes[to] {
+            if !s.boxes[p.from] || s.boxes[p.to] {
                 continue; // the formula itself rules it out
             }
-            let makeable = self
-                .region
-                .contains(self.level.neighbor(p.from, p.dir.opposite()));
+            let makeable = self.region.contains(p.behind);
             if potential + self.potential_change(n) > i as i64 - 1 {
                 // The potential alone says more than i - 1 pushes are left: this saves
                 // a question.
@@ -748,13 +757,12 @@ impl<'a> Frames<'a> {
     /// How much push `n` changes the matching potential.
     fn potential_change(&self, n: usize) -> i64 {
         let p = &self.pushes[n];
-        self.potential[self.level.neighbor(p.from, p.dir)] - self.potential[p.from]
+        self.potential[p.to] - self.potential[p.from]
     }
 
     /// Whether push `n` from `s` completes a deadlock pattern.
     fn completes_deadlock(&self, s: &Position, n: usize) -> bool {
-        let from = self.pushes[n].from;
-        let to = self.level.neighbor(from, self.pushes[n].dir);
+        let (from, to) = (self.pushes[n].from, self.pushes[n].to);
         self.deadlocks.dead_after(
             self.analysis,
             to,
@@ -895,10 +903,9 @@ impl<'a> Frames<'a> {
     /// The box cells after push `n` from the position whose box cells are `cells`.
     fn cells_after(&self, cells: &[Cell], n: usize) -> Vec<Cell> {
         let p = &self.pushes[n];
-        let to = self.level.neighbor(p.from, p.dir);
         let mut next: Vec<Cell> = cells
             .iter()
-            .map(|&c| if c == p.from { to } else { c })
+            .map(|&c| if c == p.from { p.to } else { c })
             .collect();
         next.sort_unstable();
         next
@@ -908,8 +915,7 @@ impl<'a> Frames<'a> {
     /// search fills its region there). It reuses a spare position's buffers: give it
     /// back to `self.spare` when done.
     fn position_after(&mut self, s: &Position, n: usize) -> Position {
-        let p = &self.pushes[n];
-        let (from, to) = (p.from, self.level.neighbor(p.from, p.dir));
+        let (from, to) = (self.pushes[n].from, self.pushes[n].to);
         let mut next = self.spare.pop().unwrap_or(Position {
             boxes: Vec::new(),
             cells: Vec::new(),
@@ -935,8 +941,7 @@ impl<'a> Frames<'a> {
         if self.whole.is_empty() {
             return 0;
         }
-        let p = &self.pushes[n];
-        let (from, to) = (p.from, self.level.neighbor(p.from, p.dir));
+        let (from, to) = (self.pushes[n].from, self.pushes[n].to);
         let hash = self.zobrist.moved(s.hash, from, to);
         let Some(lemmas) = (self.whole).get(hash, |k| is_after_move(k, &s.cells, from, to)) else {
             return 0;
