@@ -77,7 +77,9 @@ pub fn reachable(level: &Level, state: &State) -> Vec<bool> {
 pub struct Region {
     stamp_of: Vec<u32>,
     stamp: u32,
-    queue: VecDeque<Cell>,
+    /// Cells reached whose neighbours are still to look at (a stack: the order does
+    /// not change the region).
+    pending: Vec<Cell>,
 }
 
 impl Region {
@@ -86,7 +88,7 @@ impl Region {
         Region {
             stamp_of: vec![0; cells],
             stamp: 0,
-            queue: VecDeque::new(),
+            pending: Vec::new(),
         }
     }
 
@@ -121,20 +123,21 @@ impl Region {
         if target == Some(from) {
             return (from, true);
         }
-        self.queue.clear();
-        self.queue.push_back(from);
+        self.pending.clear();
+        self.pending.push(from);
         self.stamp_of[from] = stamp;
         let mut smallest = from;
-        while let Some(c) = self.queue.pop_front() {
+        let width = level.width();
+        while let Some(c) = self.pending.pop() {
             smallest = smallest.min(c);
-            for d in Direction::ALL {
-                let n = level.neighbor(c, d);
+            // The four neighbours (a floor cell is never on the grid's edge).
+            for n in [c - 1, c + 1, c - width, c + width] {
                 if self.stamp_of[n] != stamp && !level.is_wall(n) && !boxes[n] {
                     if target == Some(n) {
                         return (smallest, true);
                     }
                     self.stamp_of[n] = stamp;
-                    self.queue.push_back(n);
+                    self.pending.push(n);
                 }
             }
         }
