@@ -192,6 +192,14 @@ struct Barred {
 }
 
 impl Barred {
+    /// Whether no push is left open and the refutation is about the whole position
+    /// anyway: a push barred by the table, or one the player cannot make from its
+    /// region, would name every box. (With only the potential, an UNSAT core may name
+    /// fewer boxes, so the solver is asked.)
+    fn refutes_whole(&self) -> bool {
+        self.open.is_empty() && !(self.by_table.is_empty() && self.walled.is_empty())
+    }
+
     fn clear(&mut self) {
         self.by_potential.clear();
         self.by_potential_makeable = false;
@@ -545,9 +553,10 @@ impl<'a> Frames<'a> {
             }
             assumptions.truncate(fixed_assumptions);
             barred.assume(&self.pushes, assumptions);
-            if barred.open.is_empty() && !barred.by_table.is_empty() {
-                // Every push leads where a lemma already refutes: so is this position,
-                // with the player in this region, without asking the solver.
+            if barred.refutes_whole() {
+                // Every push leads where a lemma already refutes, or cannot be made
+                // from this region: so is this position, with the player in this
+                // region, without asking the solver.
                 let dead =
                     !barred.by_potential_makeable && barred.by_table.iter().all(|&(_, dead)| dead);
                 self.add_whole(cells, Some(here), (!dead).then_some(i));
@@ -1255,7 +1264,7 @@ mod tests {
                 let left = plan.len() - t;
                 for i in 1..=left + 2 {
                     frames.bar_pushes(&s, i, &[], &mut barred);
-                    if barred.open.is_empty() && !barred.by_table.is_empty() {
+                    if barred.refutes_whole() {
                         assert!(i < left, "refuted with {i} left, {left} needed");
                         by_deadlock += barred.by_table.iter().filter(|b| b.1).count();
                         by_heuristic += barred.by_table.iter().filter(|b| !b.1).count();
