@@ -24,6 +24,10 @@ const MAX_TRIPLE_STATES: usize = 40_000_000;
 pub struct PairTable {
     /// The live cells, in cell order.
     live: Vec<Cell>,
+    /// The index of each cell in `live` (`u32::MAX` for the others), so that a lookup,
+    /// which the searches make for every pair of boxes of every successor, needs no
+    /// binary search.
+    index: Vec<u32>,
     /// `cost[i * live.len() + j]` for i < j: pushes for boxes on live[i] and live[j],
     /// `UNREACHABLE` when no two goals can ever be reached.
     cost: Vec<u32>,
@@ -64,8 +68,13 @@ impl PairTable {
                 }
             }
         }
+        let mut index = vec![u32::MAX; level.cell_count()];
+        for (i, &c) in live_cells.iter().enumerate() {
+            index[c] = i as u32;
+        }
         PairTable {
             live: live_cells,
+            index,
             cost,
             dead_sides,
         }
@@ -74,10 +83,13 @@ impl PairTable {
     /// The pushes two boxes on `a` and `b` need, `None` when they can never both reach
     /// goals (or the table was not built and knows nothing: then `Some(0)`).
     pub fn cost(&self, a: Cell, b: Cell) -> Option<u32> {
-        let (Ok(i), Ok(j)) = (self.live.binary_search(&a), self.live.binary_search(&b)) else {
-            return Some(0);
+        let (Some(&i), Some(&j)) = (self.index.get(a), self.index.get(b)) else {
+            return Some(0); // the table was not built
         };
-        let (i, j) = (i.min(j), i.max(j));
+        if i == u32::MAX || j == u32::MAX {
+            return Some(0);
+        }
+        let (i, j) = (i.min(j) as usize, i.max(j) as usize);
         if i == j {
             return Some(0);
         }
