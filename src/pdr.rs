@@ -20,7 +20,8 @@
 //! remembers the pushes the solver has found from it, and when the search meets it
 //! again with more pushes left, it descends into those before it asks for more. A
 //! position none of whose pushes is left open (each leads where the table, a deadlock
-//! pattern or the heuristic already refutes) is refuted without a question.
+//! pattern or the heuristic already refutes, or cannot be made) is refuted without a
+//! question.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -540,7 +541,8 @@ impl<'a> Frames<'a> {
         // switches off the frames below, whose lemmas do not apply: the solver then
         // needs no decisions on them), then the pushes barred.
         assumptions.clear();
-        (assumptions).extend((self.box_lits.iter()).map(|&(c, l)| if s.boxes[c] { l } else { !l }));
+        let box_assumptions = self.box_lits.iter();
+        assumptions.extend(box_assumptions.map(|&(c, l)| if s.boxes[c] { l } else { !l }));
         assumptions.push(self.frame(i - 1));
         if i >= 2 {
             assumptions.push(!self.frame(i - 2));
@@ -920,9 +922,9 @@ impl<'a> Frames<'a> {
         next
     }
 
-    /// The position after push `n` from `s`, with the player where the box was (the
-    /// search fills its region there). It reuses a spare position's buffers: give it
-    /// back to `self.spare` when done.
+    /// The position after push `n` from `s`, with the player where the box was
+    /// ([`Frames::enter`] fills and names its region). It reuses a spare position's
+    /// buffers: give it back to `self.spare` when done.
     fn position_after(&mut self, s: &Position, n: usize) -> Position {
         let (from, to) = (self.pushes[n].from, self.pushes[n].to);
         let mut next = self.spare.pop().unwrap_or(Position {
