@@ -913,13 +913,17 @@ impl<'a> Frames<'a> {
 
     /// The box cells after push `n` from the position whose box cells are `cells`.
     fn cells_after(&self, cells: &[Cell], n: usize) -> Vec<Cell> {
-        let p = &self.pushes[n];
-        let mut next: Vec<Cell> = cells
-            .iter()
-            .map(|&c| if c == p.from { p.to } else { c })
-            .collect();
-        next.sort_unstable();
+        let mut next = Vec::with_capacity(cells.len());
+        self.cells_after_into(cells, n, &mut next);
         next
+    }
+
+    /// [`Frames::cells_after`] into `next`.
+    fn cells_after_into(&self, cells: &[Cell], n: usize, next: &mut Vec<Cell>) {
+        let (from, to) = (self.pushes[n].from, self.pushes[n].to);
+        next.clear();
+        next.extend(cells.iter().map(|&c| if c == from { to } else { c }));
+        next.sort_unstable();
     }
 
     /// The position after push `n` from `s`, with the player where the box was
@@ -936,9 +940,7 @@ impl<'a> Frames<'a> {
         next.boxes.clone_from(&s.boxes);
         next.boxes[from] = false;
         next.boxes[to] = true;
-        next.cells.clear();
-        (next.cells).extend(s.cells.iter().map(|&c| if c == from { to } else { c }));
-        next.cells.sort_unstable();
+        self.cells_after_into(&s.cells, n, &mut next.cells);
         next.hash = self.zobrist.moved(s.hash, from, to);
         next.player = from;
         next
