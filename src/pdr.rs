@@ -428,6 +428,11 @@ impl<'a> Frames<'a> {
         potential.max(own + extra)
     }
 
+    /// Whether the heuristic puts boxes on `cells` more than `left` pushes from the goal.
+    fn too_far(&self, cells: &[Cell], left: usize) -> bool {
+        self.bound_of(cells) > left as i64
+    }
+
     /// A small set of the boxes on `cells` (a position's) whose bound is still at
     /// least `need` (which the whole position's is), with that bound. Boxes are dropped
     /// greedily, the closest to a goal first. (A part's bound may even exceed the
@@ -586,7 +591,7 @@ impl<'a> Frames<'a> {
                         .find(|&n| self.solver.value(self.pushes[n].lit))
                         .expect("exactly one push");
                     let mut next = self.position_after(s, n);
-                    if self.bound_of(&next.cells) > i as i64 - 1 {
+                    if self.too_far(&next.cells, i - 1) {
                         // Too far from the goal for frame i - 1. The boxes that alone
                         // keep the bound above i - 1 make a lemma of the frame below
                         // their bound, true whatever the other cells hold.
@@ -682,7 +687,7 @@ impl<'a> Frames<'a> {
                 continue;
             }
             let mut next = self.position_after(s, n);
-            if self.bound_of(&next.cells) > i as i64 - 1 {
+            if self.too_far(&next.cells, i - 1) {
                 self.spare.push(next);
                 continue;
             }
@@ -755,7 +760,7 @@ impl<'a> Frames<'a> {
         for &n in &barred.open {
             if self.completes_deadlock(s, n) {
                 barred.by_table.push((n, true));
-            } else if self.bound_of(&self.cells_after(&s.cells, n)) > i as i64 - 1 {
+            } else if self.too_far(&self.cells_after(&s.cells, n), i - 1) {
                 barred.by_table.push((n, false));
             } else {
                 barred.by_table.truncate(before);
@@ -819,8 +824,8 @@ impl<'a> Frames<'a> {
         if let Some(change) = least_change {
             dead = false;
             let count = s.cells.len();
-            let mut extra: Vec<Cell> = (0..s.boxes.len())
-                .filter(|&c| s.boxes[c] && self.movable(c) && boxes_used[c].is_none())
+            let mut extra: Vec<Cell> = (s.cells.iter().copied())
+                .filter(|&c| boxes_used[c].is_none())
                 .collect();
             extra.sort_by_key(|&c| std::cmp::Reverse(self.potential[c]));
             let mut extra = extra.into_iter();
@@ -863,8 +868,8 @@ impl<'a> Frames<'a> {
         // Every position has the same number of boxes, so a cube that names them all
         // says where the others are not: its "no box here" literals add nothing.
         let count = s.cells.len();
-        let named = (0..s.boxes.len())
-            .filter(|&c| boxes_used[c] == Some(true) && self.movable(c))
+        let named = (s.cells.iter())
+            .filter(|&&c| boxes_used[c] == Some(true))
             .count();
         if named == count {
             for used in boxes_used.iter_mut() {
