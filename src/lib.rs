@@ -1,20 +1,17 @@
 //! satsoko: Sokoban solved by SAT.
 //!
-//! The data path is level → static analysis → CNF layers → model → plan → replay:
-//! [`level`] reads boards, [`rules`] is the game, [`analysis`] finds static facts,
-//! [`sat`] is the solver layer, [`encode`] turns a level into CNF and models back into
-//! plans, and [`driver`] grows the bound until a plan is found.
+//! The data path is level → static analysis → engine → plan → replay → output:
+//! [`level`] reads boards; [`game`] is the rules (one move, the replay of a plan, the
+//! player's region and walks); [`analysis`] finds static facts (dead squares,
+//! distances, deadlock patterns, lower bounds, the heuristic); [`sat`] is the solver
+//! layer; [`encode`] turns a level into time-indexed CNF and models back into plans;
+//! [`engine`] holds the engines behind one contract; [`cli`] is the only layer that
+//! talks to a person.
 
 pub mod analysis;
-pub mod astar;
 pub mod cli;
-pub mod driver;
 pub mod encode;
+pub mod engine;
+pub mod game;
 pub mod level;
-pub mod pathfind;
-pub mod pdr;
-pub mod plan;
-pub mod position_table;
-pub mod rules;
 pub mod sat;
-pub mod search;

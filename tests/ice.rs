@@ -1,19 +1,21 @@
 //! End-to-end tests of the ice levels in `levels/ice/`: the collection `ice.xsb` and its
-//! twelve numeric twins `NN-name.txt` (the course format of FORMATS.md).
+//! twelve numeric twins `NN-name.txt` (the course format of docs/formats.md).
 //!
 //! Every level is solved by the built binary with `--optimize moves` and must come back
 //! solved, proved move-optimal, with the optimum found by brute-force search over the
-//! rules engine (`satsoko::search`, checked again below), and accepted by `satsoko
+//! rules engine (`satsoko::engine::oracle`, checked again below), and accepted by `satsoko
 //! verify`. The default run (the pushes encoding, which does not model ice) must fall
 //! back to the moves encoding and say so. Each numeric file must give the same optimum
 //! as its XSB twin, and its plans must be valid on the twin. Every command runs in the
 //! crate's root, so file names are the relative paths given on the command line.
 
-use std::process::Command;
+mod common;
 
+use satsoko::engine::oracle::{SearchResult, shortest_moves, shortest_pushes};
 use satsoko::level::parse_xsb;
-use satsoko::search::{SearchResult, shortest_moves, shortest_pushes};
 use serde_json::Value;
+
+use common::cli::{expect_code, json_lines, str_field, u64_field};
 
 /// The XSB collection.
 const ICE: &str = "levels/ice/ice.xsb";
@@ -94,54 +96,7 @@ const LEVELS: [IceLevel; 12] = [
 ];
 
 // ---------------------------------------------------------------------------------------
-// Running the binary
-
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn satsoko(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_satsoko"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("satsoko runs");
-    Run {
-        code: out.status.code().expect("satsoko exits with a code"),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
-}
-
-fn expect_code(args: &[&str], code: i32) -> Run {
-    let run = satsoko(args);
-    assert_eq!(run.code, code, "satsoko {}\n{run:#?}", args.join(" "));
-    run
-}
-
-fn json_lines(run: &Run) -> Vec<Value> {
-    run.stdout
-        .lines()
-        .map(|line| {
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line:?}"))
-        })
-        .collect()
-}
-
-fn str_field<'a>(v: &'a Value, key: &str) -> &'a str {
-    v[key]
-        .as_str()
-        .unwrap_or_else(|| panic!("{key} is not a string in {v}"))
-}
-
-fn u64_field(v: &Value, key: &str) -> u64 {
-    v[key]
-        .as_u64()
-        .unwrap_or_else(|| panic!("{key} is not an unsigned integer in {v}"))
-}
+// Checking the binary's answers
 
 /// Checks a solved JSON line: move-optimal with the level's optimum, k = moves, and no
 /// fewer pushes than any plan of that length can have. Returns the solution.
@@ -168,7 +123,9 @@ fn check_move_optimal(v: &Value, file: &str, number: u64, level: &IceLevel) -> S
     solution
 }
 
-/// `satsoko verify` accepts `solution` for level `number` of `file` and counts it right.
+/// `satsoko verify` accepts `solution` for level `number` of `file` and counts it right
+/// (unlike `common::cli::assert_verifies`, which reads the text output, it checks the
+/// counts in the JSON line).
 fn assert_verifies(file: &str, number: u64, solution: &str) {
     let n = number.to_string();
     let run = expect_code(
@@ -240,7 +197,7 @@ fn xsb_boards() -> Vec<(String, String, Vec<String>)> {
     out
 }
 
-/// The numeric code of an XSB character (FORMATS.md).
+/// The numeric code of an XSB character (docs/formats.md).
 fn code_of(c: char) -> u32 {
     match c {
         '#' => 99,

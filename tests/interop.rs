@@ -1,7 +1,8 @@
 //! Interop with outside solvers: encode → outside solver → decode must give a verified
 //! plan of the same length as the in-process solve, and an UNSAT bound must stay UNSAT.
-//! Needs `cadical` and `minisat` on the PATH (.ci/run installs Debian's packages); a
-//! missing solver fails the test with a message saying how to install it.
+//! The tests that need `cadical` or `minisat` run when the program is on the PATH and
+//! say on stderr that they were skipped otherwise; with `SATSOKO_REQUIRE_SOLVERS=1` (as
+//! `.ci/run` sets after installing Debian's packages) a missing program fails them.
 
 use std::path::Path;
 mod common;
@@ -30,12 +31,25 @@ const LEVELS: &str = "\
 #####
 ";
 
-fn require(solver: &str) {
-    let found = Command::new("sh")
-        .args(["-c", &format!("command -v {solver}")])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(found, "{solver} is not installed: apt-get install {solver}");
+/// Whether every program of `solvers` is on the PATH. When one is not, the test is
+/// skipped (it says so), unless `SATSOKO_REQUIRE_SOLVERS` is set: then it fails.
+fn have(solvers: &[&str]) -> bool {
+    for solver in solvers {
+        let found = Command::new("sh")
+            .args(["-c", &format!("command -v {solver}")])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !found {
+            let required = std::env::var_os("SATSOKO_REQUIRE_SOLVERS").is_some();
+            assert!(
+                !required,
+                "{solver} is not installed: apt-get install {solver}"
+            );
+            eprintln!("skipped: {solver} is not on the PATH (apt-get install {solver})");
+            return false;
+        }
+    }
+    true
 }
 
 fn json_line(out: &Output) -> serde_json::Value {
@@ -109,7 +123,9 @@ fn encode_solve_decode(
 }
 
 fn round_trip(solver: &str) {
-    require(solver);
+    if !have(&[solver]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("levels.xsb");
     std::fs::write(&file, LEVELS).unwrap();
@@ -169,8 +185,9 @@ fn minisat_round_trip() {
 
 #[test]
 fn solver_cmd_matches_in_process() {
-    require("cadical");
-    require("minisat");
+    if !have(&["cadical", "minisat"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("levels.xsb");
     std::fs::write(&file, LEVELS).unwrap();
@@ -252,7 +269,9 @@ fn decode_rejects_models_of_another_formula() {
 
 #[test]
 fn encode_means_at_most_k_steps() {
-    require("cadical");
+    if !have(&["cadical"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("one.xsb");
     std::fs::write(&file, "#####\n#@$.#\n#####\n").unwrap();
@@ -274,4 +293,25 @@ fn encode_means_at_most_k_steps() {
             );
         }
     }
+}
+
+#[test]
+fn an_outside_solver_is_killed_at_the_limit() {
+    if !have(&["cadical"]) {
+        return;
+    }
+    let start = std::time::Instant::now();
+    let out = satsoko(&[
+        "levels/xsokoban.xsb",
+        "--level",
+        "3",
+        "--solver-cmd",
+        "cadical -q",
+        "--timeout",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(5), "{out:?}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(json_line(&out)["status"], "timeout");
 }

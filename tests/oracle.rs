@@ -4,64 +4,56 @@
 
 mod common;
 
-use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use common::{GenOptions, Rng, random_level};
-use satsoko::driver::{self, Engine, Options, Outcome, Verdict};
 use satsoko::encode::EncodingKind;
+use satsoko::engine::oracle::{SearchResult, shortest_moves, shortest_pushes};
+use satsoko::engine::{self, Outcome, Request, SolveError, Stop, Verdict, registry};
 use satsoko::level::{Level, parse_xsb};
-use satsoko::sat::VarisatBackend;
-use satsoko::search::{SearchResult, shortest_moves, shortest_pushes};
+use satsoko::sat::SolverChoice;
 
 /// State limit of the brute-force search.
 const STATES: usize = 400_000;
 
-/// The driver on one level with the embedded solver.
-fn run_driver(
+/// The engine `name` on one level with the embedded solver, through the gate every
+/// plan passes, stopped at `deadline`.
+fn run_engine(
+    name: &str,
     level: &Level,
     encoding: EncodingKind,
     bound: usize,
-) -> Result<Outcome, driver::SolveError> {
-    let options = Options {
-        encoding,
+    deadline: Option<Instant>,
+) -> Result<Outcome, SolveError> {
+    let engine = registry::by_name(name).expect("a registered engine");
+    let request = Request {
+        metric: encoding.metric(),
+        encoding: engine.about().encodings.then_some(encoding),
+        solver: SolverChoice::default(),
         max_steps: bound,
     };
-    let backend = Box::new(VarisatBackend::new());
-    driver::solve(
-        level,
-        &options,
-        backend,
-        &mut |_| {},
-        &AtomicBool::new(false),
-    )
+    engine::solve(engine, level, &request, &Stop::new(deadline), &mut |_| {})
 }
 
-/// The A* baseline on one level, reported like the driver.
-fn run_astar(level: &Level, bound: usize) -> Result<Outcome, driver::SolveError> {
-    driver::solve_by_search(
-        level,
-        Engine::Astar,
-        None,
-        bound,
-        None,
-        &AtomicBool::new(false),
-    )
+/// The unroll engine on one level.
+fn run_driver(level: &Level, encoding: EncodingKind, bound: usize) -> Result<Outcome, SolveError> {
+    run_engine("unroll", level, encoding, bound, None)
 }
 
-/// The property-directed search on one level, reported like the driver.
-fn run_pdr(level: &Level, bound: usize) -> Result<Outcome, driver::SolveError> {
-    run_pdr_until(level, bound, None)
+/// The A* baseline on one level.
+fn run_astar(level: &Level, bound: usize) -> Result<Outcome, SolveError> {
+    run_engine("astar", level, EncodingKind::Pushes, bound, None)
 }
 
-/// The property-directed search, stopped at `deadline`.
-fn run_pdr_until(
-    level: &Level,
-    bound: usize,
-    deadline: Option<std::time::Instant>,
-) -> Result<Outcome, driver::SolveError> {
-    let solver = Box::new(VarisatBackend::new());
-    let cancel = AtomicBool::new(false);
-    driver::solve_by_search(level, Engine::Pdr, Some(solver), bound, deadline, &cancel)
+/// The property-directed search on one level.
+fn run_pdr(level: &Level, bound: usize) -> Result<Outcome, SolveError> {
+    run_engine("pdr", level, EncodingKind::Pushes, bound, None)
+}
+
+/// The property-directed search, stopped after `limit`.
+fn run_pdr_for(level: &Level, bound: usize, limit: Duration) -> Result<Outcome, SolveError> {
+    let deadline = Some(Instant::now() + limit);
+    run_engine("pdr", level, EncodingKind::Pushes, bound, deadline)
 }
 
 fn check_encoding(encoding: EncodingKind, seed: u64, count: usize, bound: usize, opts: GenOptions) {
@@ -73,7 +65,7 @@ fn check_encoding(encoding: EncodingKind, seed: u64, count: usize, bound: usize,
 /// the brute-force search of the same metric.
 fn check_engine(
     encoding: EncodingKind,
-    solve: &dyn Fn(&Level, usize) -> Result<Outcome, driver::SolveError>,
+    solve: &dyn Fn(&Level, usize) -> Result<Outcome, SolveError>,
     seed: u64,
     count: usize,
     bound: usize,
@@ -96,14 +88,11 @@ fn check_engine(
         let oracle = search(bound);
         checked += 1;
         match (&outcome.verdict, oracle) {
-            (Verdict::Solved { plan, k, optimal }, SearchResult::Optimal(m)) => {
-                assert_eq!(*k, m, "SAT k differs from BFS optimum on\n{text}");
-                let (count, metric) = match encoding {
-                    EncodingKind::Moves => (plan.move_count(), "moves"),
-                    _ => (plan.push_count(), "pushes"),
-                };
-                assert_eq!(count, m, "plan length on\n{text}");
-                assert_eq!(*optimal, Some(metric));
+            (Verdict::Solved { plan, optimal }, SearchResult::Optimal(m)) => {
+                let k = outcome.k.expect("a solved outcome has k");
+                assert_eq!(k, m, "SAT k differs from BFS optimum on\n{text}");
+                assert_eq!(plan.count(encoding.metric()), m, "plan length on\n{text}");
+                assert!(*optimal && outcome.metric == encoding.metric());
                 plan.verify(&level).expect("driver plans replay");
                 solved += 1;
             }
@@ -271,7 +260,7 @@ fn commuting_pushes_keep_the_optimum_on_known_boards() {
     for text in boards {
         let level = parse_xsb("known", text).unwrap().remove(0);
         let outcome = run_driver(&level, EncodingKind::Pushes, 30).unwrap();
-        let Verdict::Solved { k, .. } = outcome.verdict else {
+        let (Verdict::Solved { .. }, Some(k)) = (&outcome.verdict, outcome.k) else {
             panic!("not solved: {:?}\n{text}", outcome.verdict);
         };
         assert_eq!(
@@ -334,7 +323,7 @@ fn pushes_encoding_matches_push_bfs_on_small_microban_levels() {
             continue;
         };
         let outcome = run_driver(&level, EncodingKind::Pushes, 60).unwrap();
-        let Verdict::Solved { k, .. } = outcome.verdict else {
+        let (Verdict::Solved { .. }, Some(k)) = (&outcome.verdict, outcome.k) else {
             panic!("Microban {}: {:?}", level.number, outcome.verdict);
         };
         assert_eq!(k, best, "Microban {}", level.number);
@@ -345,10 +334,7 @@ fn pushes_encoding_matches_push_bfs_on_small_microban_levels() {
 
 /// Checks a push search that is itself an oracle candidate against the push BFS on
 /// small and larger generated boards ("none within k" included), one seed per shape.
-fn check_push_search(
-    run: &dyn Fn(&Level, usize) -> Result<Outcome, driver::SolveError>,
-    seeds: [u64; 2],
-) {
+fn check_push_search(run: &dyn Fn(&Level, usize) -> Result<Outcome, SolveError>, seeds: [u64; 2]) {
     for (seed, wall_percent, extra_size) in [(seeds[0], 10, 0), (seeds[1], 20, 2)] {
         let opts = GenOptions {
             max_boxes: 4,
@@ -374,8 +360,8 @@ fn pdr_search_matches_push_bfs() {
     check_push_search(&run_pdr, [14, 15]);
 }
 
-/// Microban levels the default solves in well under a second (0.2 s or less in the
-/// session 3 benchmark): the SAT driver and the A* baseline must give the same optimum.
+/// Microban levels the unroll engine solves in well under a second (0.2 s or less):
+/// the SAT engines and the A* baseline must give the same optimum.
 const QUICK_MICROBAN: [usize; 76] = [
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
     28, 29, 30, 31, 32, 33, 34, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53,
@@ -394,8 +380,8 @@ fn pushes_encoding_matches_astar_on_quick_microban_levels() {
         let sat = run_driver(level, EncodingKind::Pushes, 300).unwrap();
         let search = run_astar(level, 300).unwrap();
         match (&sat.verdict, &search.verdict) {
-            (Verdict::Solved { k, .. }, Verdict::Solved { plan, .. }) => {
-                assert_eq!(*k, plan.push_count(), "Microban {n}");
+            (Verdict::Solved { plan: a, .. }, Verdict::Solved { plan: b, .. }) => {
+                assert_eq!(a.push_count(), b.push_count(), "Microban {n}");
             }
             (a, b) => panic!("Microban {n}: SAT {a:?}, A* {b:?}"),
         }
@@ -405,7 +391,7 @@ fn pushes_encoding_matches_astar_on_quick_microban_levels() {
 #[test]
 fn pdr_search_matches_astar_on_microban() {
     // Real levels with up to 10 boxes; a level the search does not finish in 2 s is
-    // skipped (none did in session 5), a different answer is not.
+    // skipped (on a loaded machine), a different answer is not.
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
         .expect("bundled Microban");
     let levels = parse_xsb("microban", &text).unwrap();
@@ -413,12 +399,11 @@ fn pdr_search_matches_astar_on_microban() {
     for n in QUICK_MICROBAN {
         let level = &levels[n - 1];
         let search = run_astar(level, 300).unwrap();
-        let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(2));
-        let pdr = run_pdr_until(level, 300, deadline).unwrap();
+        let pdr = run_pdr_for(level, 300, Duration::from_secs(2)).unwrap();
         match (&pdr.verdict, &search.verdict) {
-            (Verdict::Cancelled, _) => {}
-            (Verdict::Solved { k, .. }, Verdict::Solved { plan, .. }) => {
-                assert_eq!(*k, plan.push_count(), "Microban {}", level.number);
+            (Verdict::Stopped { .. }, _) => {}
+            (Verdict::Solved { plan: a, .. }, Verdict::Solved { plan: b, .. }) => {
+                assert_eq!(a.push_count(), b.push_count(), "Microban {}", level.number);
                 compared += 1;
             }
             (a, b) => panic!("Microban {}: pdr {a:?}, A* {b:?}", level.number),

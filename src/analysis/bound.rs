@@ -229,7 +229,7 @@ mod tests {
         let l = parse_xsb("t", "#########\n#.   $$.#\n#   @   #\n#########\n")
             .unwrap()
             .remove(0);
-        let region = crate::analysis::player_region(&l);
+        let region = crate::game::player_region(&l);
         let boxes: Vec<Cell> = l.box_cells().collect();
         let goals: Vec<Cell> = l.goal_cells().collect();
         let m = matching_potential(&l, &region, &boxes, &goals).unwrap();

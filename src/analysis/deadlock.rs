@@ -1,67 +1,105 @@
-//! The static deadlock patterns of a level (freeze blocks, dead pairs and dead
-//! triples), looked up by cell, so that a push can be checked against them in a few
-//! steps. The unrolled formulas and `pdr` state the same patterns as clauses; the
-//! searches check them on each push.
+//! The deadlock patterns of a level, built once: freeze blocks, dead pairs and dead
+//! triples, each a set of cells that must never all hold a box. The formulas state them
+//! as clauses ([`Deadlocks::patterns`]); the searches check each push against the
+//! patterns through the cell it moves a box to ([`Deadlocks::dead_after`]).
 
-use super::Analysis;
+use super::PairTable;
 use crate::level::Cell;
 
-/// The freeze blocks and dead triples of an [`Analysis`], indexed by the cells they
-/// contain.
-#[derive(Clone, Debug)]
-pub struct DeadlockIndex {
+/// Every deadlock pattern of a level, indexed by the cells it contains.
+#[derive(Clone, Debug, Default)]
+pub struct Deadlocks {
+    /// 2×2 freeze blocks, as their box-capable cells.
+    freeze_blocks: Vec<Vec<Cell>>,
+    /// Pairs of live cells two boxes can never leave for goals (from the pair table).
+    dead_pairs: Vec<[Cell; 2]>,
+    /// Triples of live cells three boxes can never leave for goals, no two of them a
+    /// dead pair.
+    dead_triples: Vec<[Cell; 3]>,
     /// Indices of the freeze blocks that contain each cell.
-    blocks_at: Vec<Vec<usize>>,
+    blocks_at: Vec<Vec<u32>>,
     /// Indices of the dead triples that contain each cell.
-    triples_at: Vec<Vec<usize>>,
+    triples_at: Vec<Vec<u32>>,
 }
 
-impl DeadlockIndex {
-    /// Indexes the patterns of `analysis`, for a level of `cells` cells.
-    pub fn new(analysis: &Analysis, cells: usize) -> DeadlockIndex {
+impl Deadlocks {
+    /// Gathers the patterns of a level of `cells` cells.
+    pub fn new(
+        cells: usize,
+        freeze_blocks: Vec<Vec<Cell>>,
+        pairs: &PairTable,
+        dead_triples: Vec<[Cell; 3]>,
+    ) -> Deadlocks {
+        let dead_pairs = pairs
+            .pairs()
+            .filter(|p| p.2.is_none())
+            .map(|(a, b, _)| [a, b])
+            .collect();
         let mut blocks_at = vec![Vec::new(); cells];
-        for (i, block) in analysis.freeze_blocks.iter().enumerate() {
+        for (i, block) in freeze_blocks.iter().enumerate() {
             for &c in block {
-                blocks_at[c].push(i);
+                blocks_at[c].push(i as u32);
             }
         }
         let mut triples_at = vec![Vec::new(); cells];
-        for (i, triple) in analysis.dead_triples.iter().enumerate() {
+        for (i, triple) in dead_triples.iter().enumerate() {
             for &c in triple {
-                triples_at[c].push(i);
+                triples_at[c].push(i as u32);
             }
         }
-        DeadlockIndex {
+        Deadlocks {
+            freeze_blocks,
+            dead_pairs,
+            dead_triples,
             blocks_at,
             triples_at,
         }
     }
 
-    /// Whether a box just pushed to `to` completes a pattern of `analysis` (the one
-    /// indexed), so that no plan solves the position: `box_after` says which cells
-    /// hold a box after the push, and `others` are the cells of the other boxes. Only
-    /// patterns through `to` are checked: the position before the push had none.
+    /// The freeze blocks alone (the `moves` encoding states only these).
+    pub fn freeze_blocks(&self) -> &[Vec<Cell>] {
+        &self.freeze_blocks
+    }
+
+    /// The dead triples alone.
+    pub fn dead_triples(&self) -> &[[Cell; 3]] {
+        &self.dead_triples
+    }
+
+    /// Every pattern: the freeze blocks, then the dead pairs, then the dead triples.
+    pub fn patterns(&self) -> impl Iterator<Item = &[Cell]> {
+        (self.freeze_blocks.iter().map(Vec::as_slice))
+            .chain(self.dead_pairs.iter().map(|p| p.as_slice()))
+            .chain(self.dead_triples.iter().map(|t| t.as_slice()))
+    }
+
+    /// Whether a box just pushed to `to` completes a pattern, so that no plan solves
+    /// the position: `box_after` says which cells hold a box after the push, and
+    /// `others` are the cells of the other boxes. Only patterns through `to` are
+    /// checked: the position before the push had none. Pairs are looked up in `pairs`
+    /// (one lookup per other box, instead of a list per cell).
     pub fn dead_after(
         &self,
-        analysis: &Analysis,
+        pairs: &PairTable,
         to: Cell,
         box_after: impl Fn(Cell) -> bool,
         mut others: impl Iterator<Item = Cell>,
     ) -> bool {
-        let frozen = self.blocks_at[to]
+        let all = |cells: &[Cell]| cells.iter().all(|&c| box_after(c));
+        self.blocks_at[to]
             .iter()
-            .any(|&i| analysis.freeze_blocks[i].iter().all(|&c| box_after(c)));
-        let dead_triple = self.triples_at[to]
-            .iter()
-            .any(|&i| analysis.dead_triples[i].iter().all(|&c| box_after(c)));
-        frozen || dead_triple || others.any(|o| analysis.pair_table.cost(o, to).is_none())
+            .any(|&i| all(&self.freeze_blocks[i as usize]))
+            || self.triples_at[to]
+                .iter()
+                .any(|&i| all(&self.dead_triples[i as usize]))
+            || others.any(|o| pairs.cost(o, to).is_none())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::level::{Direction, parse_xsb};
+    use crate::analysis::Analysis;
+    use crate::level::{Cell, Direction, parse_xsb};
 
     #[test]
     fn a_push_into_a_pattern_is_dead_and_others_are_not() {
@@ -73,15 +111,20 @@ mod tests {
         .unwrap()
         .remove(0);
         let analysis = Analysis::new(&level);
-        let index = DeadlockIndex::new(&analysis, level.cell_count());
+        let deadlocks = &analysis.deadlocks;
         let boxes: Vec<Cell> = level.box_cells().collect();
         let (top, lower) = (boxes[0], boxes[1]);
         let push = |to: Cell| move |c: Cell| c == to || c == top;
+        let pairs = &analysis.pair_table;
         // Up, beside the other box against the top wall: neither can move any more.
         let up = level.neighbor(lower, Direction::Up);
-        assert!(index.dead_after(&analysis, up, push(up), [top].into_iter()));
+        assert!(deadlocks.dead_after(pairs, up, push(up), [top].into_iter()));
         // Left, below a goal: both can still reach goals.
         let left = level.neighbor(lower, Direction::Left);
-        assert!(!index.dead_after(&analysis, left, push(left), [top].into_iter()));
+        assert!(!deadlocks.dead_after(pairs, left, push(left), [top].into_iter()));
+        // Every freeze block is a pattern, and so is every dead pair.
+        let patterns: Vec<&[Cell]> = deadlocks.patterns().collect();
+        assert!(patterns.len() >= deadlocks.freeze_blocks().len());
+        assert!(patterns.iter().any(|p| p.len() == 2 && p.contains(&up)));
     }
 }

@@ -183,7 +183,7 @@ mod tests {
         let l = parse_xsb("t", "########\n#  $@ .#\n########\n")
             .unwrap()
             .remove(0);
-        let region = crate::analysis::player_region(&l);
+        let region = crate::game::player_region(&l);
         let plain = push_distances_to_goals(&l);
         let walking = push_distances_to_goals_walking(&l, &region);
         let b = l.box_cells().next().unwrap();
@@ -195,7 +195,7 @@ mod tests {
         let l = parse_xsb("t", "#######\n#     #\n# $@ .#\n#     #\n#######\n")
             .unwrap()
             .remove(0);
-        let region = crate::analysis::player_region(&l);
+        let region = crate::game::player_region(&l);
         let b = l.box_cells().next().unwrap();
         assert_eq!(push_distances_to_goals_walking(&l, &region)[b], 3);
     }
@@ -207,7 +207,7 @@ mod tests {
                 .unwrap();
         let (mut stronger, mut cells, mut dead) = (0, 0, 0);
         for l in parse_xsb("microban", &text).unwrap() {
-            let region = crate::analysis::player_region(&l);
+            let region = crate::game::player_region(&l);
             let plain = push_distances_to_goals(&l);
             let walking = push_distances_to_goals_walking(&l, &region);
             for c in (0..l.cell_count()).filter(|&c| region[c]) {

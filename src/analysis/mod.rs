@@ -8,20 +8,21 @@ mod bound;
 mod deadlock;
 pub mod distance;
 mod freeze;
+mod heuristic;
 mod pairs;
 mod patterns;
-mod region;
 
 pub use bound::{MatchingPotential, group_extra_bound, matching_potential, matching_push_bound};
-pub use deadlock::DeadlockIndex;
+pub use deadlock::Deadlocks;
 pub use distance::{
     UNREACHABLE, push_distances_from, push_distances_to_goals, push_distances_to_goals_walking,
     walk_distances,
 };
 pub use freeze::freeze_blocks;
+pub use heuristic::Heuristic;
 pub use pairs::PairTable;
-pub use region::player_region;
 
+use crate::game::player_region;
 use crate::level::{Cell, Direction, Level};
 
 /// What static analysis knows about a level.
@@ -53,16 +54,16 @@ pub struct Analysis {
     pub push_parity: Option<usize>,
     /// Why the level cannot be solved, when that is clear without search.
     pub unsolvable: Option<String>,
-    /// Freeze-deadlock blocks: sets of box cells that must never all hold a box.
-    pub freeze_blocks: Vec<Vec<Cell>>,
     /// Pushes two boxes need to reach goals, per pair of live cells (empty on ice).
     pub pair_table: PairTable,
-    /// Triples of live cells three boxes can never leave for goals, though no two of
-    /// them are a dead pair (empty on ice and on boards too large to search).
-    pub dead_triples: Vec<[Cell; 3]>,
+    /// The deadlock patterns: freeze blocks, dead pairs and dead triples (the triples
+    /// are empty on ice and on boards too large to search).
+    pub deadlocks: Deadlocks,
     /// The matching's dual as a per-cell potential (`None` on ice, on unsolvable levels
     /// and when there is no box to push).
     pub matching_potential: Option<MatchingPotential>,
+    /// The heuristic the push searches share.
+    pub heuristic: Heuristic,
 }
 
 impl Analysis {
@@ -206,6 +207,8 @@ impl Analysis {
             _ => push_lower_bound,
         };
 
+        let deadlocks = Deadlocks::new(n, freeze_blocks, &pair_table, dead_triples);
+        let heuristic = Heuristic::new(matching_potential.as_ref(), &pushes_to_goal);
         Analysis {
             region,
             live,
@@ -217,10 +220,10 @@ impl Analysis {
             push_lower_bound,
             push_parity,
             unsolvable,
-            freeze_blocks,
             pair_table,
-            dead_triples,
+            deadlocks,
             matching_potential,
+            heuristic,
         }
     }
 }

@@ -9,7 +9,9 @@ use std::collections::HashMap;
 
 use super::UNREACHABLE;
 use super::bound::group_extra_bound;
-use super::patterns::{GroupSearch, combinations};
+use itertools::Itertools;
+
+use super::patterns::GroupSearch;
 use crate::level::{Cell, Direction, Level};
 
 /// More (pair, player) states than this and the table is not built (it stays empty,
@@ -138,26 +140,25 @@ pub(super) fn triples_and_bound(
     boxes: &[Cell],
     pushes_to_goal: &[u32],
 ) -> (Vec<[Cell; 3]>, Result<u32, String>) {
-    let dead_pair = boxes.iter().enumerate().find_map(|(i, &a)| {
-        boxes[i + 1..]
-            .iter()
-            .find(|&&b| pairs.cost(a, b).is_none())
-            .map(|&b| (a, b))
-    });
+    let dead_pair =
+        (boxes.iter().copied().array_combinations()).find(|&[a, b]| pairs.cost(a, b).is_none());
     let mut dead = Vec::new();
     let mut triple_extra = HashMap::new();
     let mut dead_triple = None;
     if let Some(search) = GroupSearch::<3>::run(level, region, live, MAX_TRIPLE_STATES) {
-        dead = combinations::<3>(search.live_cells())
-            .into_iter()
-            .filter(|&[a, b, c]| {
-                pairs.cost(a, b).is_some()
-                    && pairs.cost(a, c).is_some()
-                    && pairs.cost(b, c).is_some()
-                    && search.cost(&[a, b, c]).is_none()
-            })
-            .collect();
-        for t in combinations::<3>(boxes) {
+        dead = (search
+            .live_cells()
+            .iter()
+            .copied()
+            .array_combinations::<3>())
+        .filter(|&[a, b, c]| {
+            pairs.cost(a, b).is_some()
+                && pairs.cost(a, c).is_some()
+                && pairs.cost(b, c).is_some()
+                && search.cost(&[a, b, c]).is_none()
+        })
+        .collect();
+        for t in boxes.iter().copied().array_combinations::<3>() {
             match search.cost(&t) {
                 Some(cost) => {
                     let own: u32 = t.iter().map(|&c| pushes_to_goal[c]).sum();
@@ -169,7 +170,7 @@ pub(super) fn triples_and_bound(
             }
         }
     }
-    if let Some((a, b)) = dead_pair {
+    if let Some([a, b]) = dead_pair {
         let reason = format!(
             "the boxes at {} and {} can never both reach goals",
             level.cell_name(a),
@@ -201,8 +202,8 @@ pub(super) fn triples_and_bound(
 mod tests {
     use super::*;
     use crate::analysis::Analysis;
+    use crate::engine::oracle::{SearchResult, shortest_pushes};
     use crate::level::parse_xsb;
-    use crate::search::{SearchResult, shortest_pushes};
 
     fn level(text: &str) -> Level {
         parse_xsb("t", text).unwrap().remove(0)

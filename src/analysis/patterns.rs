@@ -11,6 +11,8 @@
 
 use std::collections::VecDeque;
 
+use itertools::Itertools;
+
 use crate::level::{Cell, Direction, Level};
 
 /// Distances of the K-box searches, per (sorted box cells, player cell).
@@ -59,7 +61,7 @@ impl<const K: usize> GroupSearch<K> {
         };
         let goals: Vec<Cell> = level.goal_cells().filter(|&g| live[g]).collect();
         let mut queue: VecDeque<([Cell; K], Cell, u16)> = VecDeque::new();
-        for boxes in combinations::<K>(&goals) {
+        for boxes in goals.iter().copied().array_combinations::<K>() {
             for &p in region_cells.iter().filter(|p| !boxes.contains(p)) {
                 let s = search.index(&boxes, p);
                 search.dist[s] = 0;
@@ -135,27 +137,4 @@ impl<const K: usize> GroupSearch<K> {
             .filter(|&c| c != u16::MAX)
             .map(u32::from)
     }
-}
-
-/// Every sorted K-subset of `cells` (which is sorted).
-pub(super) fn combinations<const K: usize>(cells: &[Cell]) -> Vec<[Cell; K]> {
-    fn extend<const K: usize>(
-        cells: &[Cell],
-        from: usize,
-        chosen: &mut Vec<Cell>,
-        out: &mut Vec<[Cell; K]>,
-    ) {
-        if chosen.len() == K {
-            out.push(chosen.as_slice().try_into().expect("K cells"));
-            return;
-        }
-        for i in from..cells.len() {
-            chosen.push(cells[i]);
-            extend(cells, i + 1, chosen, out);
-            chosen.pop();
-        }
-    }
-    let mut out = Vec::new();
-    extend::<K>(cells, 0, &mut Vec::with_capacity(K), &mut out);
-    out
 }

@@ -2,13 +2,11 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::driver::Engine;
 use crate::encode::EncodingKind;
-use crate::level::Format;
-use crate::level::Level;
-use crate::sat::SolverChoice;
+use crate::engine::{ENGINES, EngineChoice};
 
 /// satsoko: Sokoban solved by SAT. Reads XSB/SOK level collections and prints verified,
 /// optimal LURD solutions (lower case = walk, upper case = push).
@@ -24,8 +22,8 @@ use crate::sat::SolverChoice;
 )]
 pub struct Cli {
     /// Input format of level files: xsb or numeric (default: detected from the content).
-    #[arg(long, global = true, value_name = "FORMAT")]
-    pub format: Option<Format>,
+    #[arg(long, global = true, value_enum, value_name = "FORMAT")]
+    pub format: Option<FormatArg>,
     /// A subcommand; without one, satsoko solves the given files.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -49,6 +47,9 @@ pub enum Command {
     Sweep(SweepArgs),
     /// Solve whole collections, each level in its own process, and summarise.
     Bench(BenchArgs),
+    /// Internal: solve one level described on standard input (a bench worker).
+    #[command(hide = true)]
+    Worker,
 }
 
 /// A bound or a range of bounds: `K` or `A..B` (inclusive).
@@ -239,139 +240,75 @@ impl std::str::FromStr for LevelSelection {
     }
 }
 
-/// The `--engine` choice.
+/// `--engine`: a name from the registry, or `auto`; the help lists them.
+fn engine_parser() -> impl clap::builder::TypedValueParser<Value = EngineChoice> {
+    let mut values = vec![PossibleValue::new("auto").help(
+        "the first engine that can do the job: pdr for push-optimal plans of levels \
+         without ice, else unroll",
+    )];
+    values.extend(
+        ENGINES
+            .iter()
+            .map(|e| PossibleValue::new(e.about().name).help(e.about().summary)),
+    );
+    PossibleValuesParser::new(values).map(|name| name.parse().expect("a registered name"))
+}
+
+/// `--optimize`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EngineChoice {
-    /// `pdr` for a push-optimal plan of a level without ice, else `unroll`.
-    Auto,
-    /// The time-indexed formula of `--encoding`, one step more per bound.
-    Unroll,
-    /// The property-directed search: one push per SAT question, lemmas for every step.
-    Pdr,
-    /// No SAT: the classical A* baseline.
-    Astar,
+pub enum OptimizeArg {
+    /// Fewest moves (the moves encoding).
+    Moves,
+    /// Fewest pushes.
+    Pushes,
+}
+
+/// `--solver`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SolverArg {
+    /// Embedded, pure Rust (the default).
+    Varisat,
+    /// CaDiCaL in process (cargo feature `cadical`).
+    Cadical,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// XSB / SOK collections (with the ice extension).
+    #[value(alias = "sok")]
+    Xsb,
+    /// Numeric grids (the course format).
+    Numeric,
 }
 
 /// How to solve: the engine, the encoding and the SAT solver.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// How to search: auto (pdr where it applies, else unroll), unroll (the time-indexed
-    /// formula of --encoding), pdr (property-directed search: push-optimal, no ice), or
-    /// astar (no SAT; the classical baseline, push-optimal, no ice).
-    #[arg(long, value_enum, default_value_t = EngineChoice::Auto, value_name = "NAME")]
+    /// How to search (see the list of engines below).
+    #[arg(long, default_value = "auto", value_name = "NAME", value_parser = engine_parser())]
     pub engine: EngineChoice,
     /// The CNF encoding the unroll engine uses: pushes (default), pushes-lazy or moves
     /// (see encodings/). Naming one selects the unroll engine under --engine auto.
     #[arg(long, value_name = "NAME")]
     pub encoding: Option<EncodingKind>,
     /// The metric to minimise: pushes (default) or moves (the moves encoding).
-    #[arg(long, value_name = "METRIC", value_parser = ["moves", "pushes"], conflicts_with = "encoding")]
-    pub optimize: Option<String>,
+    #[arg(long, value_enum, value_name = "METRIC", conflicts_with = "encoding")]
+    pub optimize: Option<OptimizeArg>,
     /// The SAT solver: varisat (embedded, default) or cadical (in process).
-    #[arg(long, default_value = "varisat", value_name = "NAME",
-          value_parser = ["varisat", "cadical"], conflicts_with = "solver_cmd")]
-    pub solver: String,
+    #[arg(
+        long,
+        value_enum,
+        default_value = "varisat",
+        value_name = "NAME",
+        conflicts_with = "solver_cmd"
+    )]
+    pub solver: SolverArg,
     /// An outside DIMACS solver run once per k, e.g. "cadical -q" or "minisat {in} {out}"
     /// ({in}: the CNF file, appended if absent; {out}: a file the solver writes its
     /// answer to, else its standard output is read). Unroll engine only.
     #[arg(long, value_name = "CMD")]
     pub solver_cmd: Option<String>,
-}
-
-impl EngineArgs {
-    /// The encoding chosen: `--encoding`, else the one `--optimize` names, else pushes.
-    pub fn encoding(&self) -> EncodingKind {
-        match (self.encoding, self.optimize.as_deref()) {
-            (Some(e), _) => e,
-            (None, Some("moves")) => EncodingKind::Moves,
-            _ => EncodingKind::Pushes,
-        }
-    }
-
-    /// The solver chosen.
-    pub fn solver_choice(&self) -> SolverChoice {
-        match (&self.solver_cmd, self.solver.as_str()) {
-            (Some(cmd), _) => SolverChoice::Command(cmd.clone()),
-            (None, "cadical") => SolverChoice::Cadical,
-            _ => SolverChoice::Varisat,
-        }
-    }
-
-    /// Whether an encoding was named or moves are to be minimised: only the unrolled
-    /// formulas do that.
-    fn asks_for_an_encoding(&self) -> bool {
-        self.encoding.is_some() || self.encoding() != EncodingKind::Pushes
-    }
-
-    /// The engine for `level`. `auto` picks `pdr` when nothing asks for the unrolled
-    /// formula (no `--encoding`, no `--optimize moves`, no `--solver-cmd`) and the level
-    /// has no ice, which `pdr` does not model.
-    pub fn engine_for(&self, level: &Level) -> Engine {
-        match self.engine {
-            EngineChoice::Unroll => Engine::Unroll,
-            EngineChoice::Pdr => Engine::Pdr,
-            EngineChoice::Astar => Engine::Astar,
-            EngineChoice::Auto => {
-                if self.asks_for_an_encoding() || self.solver_cmd.is_some() || level.has_ice() {
-                    Engine::Unroll
-                } else {
-                    Engine::Pdr
-                }
-            }
-        }
-    }
-
-    /// Refuses choices that do not go together: `pdr` and `astar` unroll no formula
-    /// (`solves` is false for `sweep`), minimise pushes only, and `pdr` needs a solver
-    /// it can question many times (not `--solver-cmd`).
-    pub fn check(&self, solves: bool) -> Result<(), String> {
-        let name = match self.engine {
-            EngineChoice::Auto | EngineChoice::Unroll => return Ok(()),
-            EngineChoice::Pdr => Engine::Pdr.name(),
-            EngineChoice::Astar => Engine::Astar.name(),
-        };
-        if !solves {
-            return Err(format!(
-                "--engine {name} unrolls no formula; sweep needs --engine unroll (or auto)"
-            ));
-        }
-        if self.asks_for_an_encoding() {
-            return Err(format!(
-                "--engine {name} searches pushes with its own formula; drop --encoding / \
-                 --optimize moves, or use --engine unroll"
-            ));
-        }
-        if self.engine == EngineChoice::Pdr && self.solver_cmd.is_some() {
-            return Err(
-                "--engine pdr asks its solver thousands of small questions; use --solver \
-                 varisat or cadical, not --solver-cmd"
-                    .into(),
-            );
-        }
-        Ok(())
-    }
-
-    /// The same choice as command-line arguments (for worker processes).
-    pub fn to_args(&self) -> Vec<String> {
-        let engine = self
-            .engine
-            .to_possible_value()
-            .expect("no skipped values")
-            .get_name()
-            .to_string();
-        let mut args = vec!["--engine".to_string(), engine];
-        if let Some(e) = self.encoding {
-            args.extend(["--encoding".to_string(), e.name().to_string()]);
-        }
-        if let Some(m) = &self.optimize {
-            args.extend(["--optimize".to_string(), m.clone()]);
-        }
-        match &self.solver_cmd {
-            Some(cmd) => args.extend(["--solver-cmd".to_string(), cmd.clone()]),
-            None => args.extend(["--solver".to_string(), self.solver.clone()]),
-        }
-        args
-    }
 }
 
 /// Options of `satsoko [solve]`.
@@ -386,9 +323,8 @@ pub struct SolveArgs {
     /// Levels to solve: N, A-B or a list like 1,4-6 (default: all).
     #[arg(long, value_name = "N|A-B")]
     pub level: Option<LevelSelection>,
-    /// Wall-clock limit per level in seconds; the level runs in a child process that
-    /// stops at the limit (CaDiCaL stops itself; others are killed 0.3 s later) and is
-    /// reported as timeout.
+    /// Wall-clock limit per level in seconds; the engine stops itself there and the
+    /// level is reported as timeout.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<f64>,
     /// One JSON object per level per line instead of text.
@@ -397,10 +333,6 @@ pub struct SolveArgs {
     /// Encoding and solver.
     #[command(flatten)]
     pub engine: EngineArgs,
-    /// Internal: run as a worker process for one level (JSON on stdout, progress lines
-    /// on stderr).
-    #[arg(long, hide = true)]
-    pub worker: bool,
 }
 
 /// Options of `satsoko verify`.

@@ -1,53 +1,36 @@
-//! `satsoko bench`: every selected level in its own process, killed at the limit, with a
-//! progress bar, a summary, CSV/JSON output and a comparison with an earlier run.
+//! `satsoko bench`: every selected level in its own process, stopped at the limit, with
+//! a progress bar, a summary, CSV/JSON output and a comparison with an earlier run.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Mutex;
-use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use itertools::Itertools;
+use serde::{Deserialize, Serialize};
 
-use super::args::BenchArgs;
-use super::input::read_levels;
-use super::report::{EXIT_INPUT, EXIT_OK, LevelReport, Status};
+use super::args::{BenchArgs, FormatArg};
+use super::config::{Purpose, SolveConfig};
+use super::input::selected_levels;
+use super::report::{EXIT_INPUT, EXIT_OK, ErrorKind, LevelReport, Status};
 use super::say;
-use super::worker::{ChildJob, solve_in_child};
-use crate::driver::Engine;
-use crate::level::Level;
+use super::worker::solve_in_child;
 
 /// Runs `bench` and returns the exit code.
-pub fn run(args: &BenchArgs) -> i32 {
-    if let Err(e) = args.engine.check(true) {
-        eprintln!("error: {e}");
-        return super::report::EXIT_USAGE;
-    }
-    let mut jobs: Vec<(&Path, Result<Level, LevelReport>)> = Vec::new();
-    for path in &args.files {
-        let name = path.display().to_string();
-        match read_levels(path) {
-            Ok(entries) => {
-                if let Some(sel) = args.level.as_ref().filter(|s| s.max() > entries.len()) {
-                    let msg = format!(
-                        "{name}: there is no level {}; the file has {} level(s)",
-                        sel.max(),
-                        entries.len()
-                    );
-                    jobs.push((path, Err(error_report(&name, 0, &msg))));
-                }
-                for (i, entry) in entries.into_iter().enumerate() {
-                    if args.level.as_ref().is_none_or(|sel| sel.contains(i + 1)) {
-                        jobs.push((
-                            path,
-                            entry.map_err(|e| error_report(&name, i + 1, &e.to_string())),
-                        ));
-                    }
-                }
-            }
-            Err(e) => jobs.push((path, Err(error_report(&name, 0, &e.to_string())))),
-        }
-    }
+pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
+    let purpose = Purpose::Solve;
+    let config = match SolveConfig::or_usage(
+        &args.engine,
+        args.max_steps,
+        Some(args.timeout),
+        format,
+        purpose,
+    ) {
+        Ok(config) => config,
+        Err(code) => return code,
+    };
+    let jobs = selected_levels(&args.files, args.level.as_ref(), config.format);
     let old = match &args.compare {
         Some(p) => match read_csv(p) {
             Ok(rows) => Some(rows),
@@ -64,7 +47,6 @@ pub fn run(args: &BenchArgs) -> i32 {
         ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed_precise}, ETA {eta}]")
             .expect("a valid template"),
     );
-    let limit = Duration::from_secs_f64(args.timeout.max(0.0));
     let next = Mutex::new(0usize);
     let results: Mutex<Vec<Option<LevelReport>>> = Mutex::new(vec![None; jobs.len()]);
     let solved = Mutex::new(0usize);
@@ -74,25 +56,18 @@ pub fn run(args: &BenchArgs) -> i32 {
                 loop {
                     let i = {
                         let mut n = next.lock().expect("no poisoned lock");
-                        let i = *n;
                         *n += 1;
-                        i
+                        *n - 1
                     };
-                    let Some((path, entry)) = jobs.get(i) else {
+                    let Some((name, path, entry)) = jobs.get(i) else {
                         break;
                     };
                     let report = match entry {
-                        Err(r) => r.clone(),
-                        Ok(level) => {
-                            let job = ChildJob {
-                                path,
-                                level,
-                                max_steps: args.max_steps,
-                                engine: &args.engine,
-                                limit,
-                            };
-                            solve_in_child(&job, &mut |_, _, _| {})
+                        Err(e) => {
+                            let (kind, msg) = (ErrorKind::Input, e.to_string());
+                            LevelReport::error(name, e.level, None, kind, msg)
                         }
+                        Ok(level) => solve_in_child(path, level, &config),
                     };
                     if report.status == Status::Solved {
                         let mut s = solved.lock().expect("no poisoned lock");
@@ -115,36 +90,27 @@ pub fn run(args: &BenchArgs) -> i32 {
 
     let ratios = old.as_ref().map(|old| ratios(old, &reports));
     if let Some(p) = &args.csv
-        && let Err(e) = std::fs::write(p, to_csv(&reports, ratios.as_ref()))
+        && let Err(e) = write_csv(p, &reports, ratios.as_ref())
     {
         eprintln!("error: cannot write {}: {e}", p.display());
         return EXIT_INPUT;
     }
     if let Some(p) = &args.json {
-        let text: String = reports
-            .iter()
-            .map(|r| r.to_json().to_string() + "\n")
-            .collect();
+        let text: String = reports.iter().map(|r| r.to_json() + "\n").collect();
         if let Err(e) = std::fs::write(p, text) {
             eprintln!("error: cannot write {}: {e}", p.display());
             return EXIT_INPUT;
         }
     }
-    say(&summary(args, &reports));
+    say(&summary(args, &config, &reports));
     if let (Some(old), Some(ratios)) = (&old, &ratios) {
         say(&comparison(old, &reports, ratios));
     }
-    if reports.iter().any(|r| r.status == Status::InputError) {
+    if reports.iter().any(LevelReport::is_input_error) {
         EXIT_INPUT
     } else {
         EXIT_OK
     }
-}
-
-fn error_report(file: &str, level: usize, message: &str) -> LevelReport {
-    let mut r = LevelReport::new(file, level, None, Status::InputError);
-    r.message = Some(message.to_string());
-    r
 }
 
 /// The median of a non-empty list.
@@ -158,33 +124,35 @@ fn median(mut xs: Vec<f64>) -> f64 {
     }
 }
 
-fn summary(args: &BenchArgs, reports: &[LevelReport]) -> String {
+fn summary(args: &BenchArgs, config: &SolveConfig, reports: &[LevelReport]) -> String {
     let count = |s: Status| reports.iter().filter(|r| r.status == s).count();
     let solved: Vec<&LevelReport> = reports
         .iter()
         .filter(|r| r.status == Status::Solved)
         .collect();
     // The engines the levels actually ran with (`auto` picks per level).
-    let mut engines: Vec<&str> = reports.iter().filter_map(|r| r.engine.as_deref()).collect();
-    engines.sort_unstable();
-    engines.dedup();
-    let solver = args.engine.solver_choice();
-    let solver = if engines == [Engine::Astar.name()] {
-        "none"
-    } else {
-        solver.name()
-    };
+    let engines = reports
+        .iter()
+        .filter_map(|r| r.engine.as_deref())
+        .sorted_unstable()
+        .dedup()
+        .join("+");
+    let solvers = reports
+        .iter()
+        .filter_map(|r| r.solver.as_deref())
+        .sorted_unstable()
+        .dedup()
+        .join("+");
+    let encoding = config
+        .request
+        .encoding
+        .map_or(config.request.metric.name(), |e| e.name());
     let mut out = format!(
-        "bench: {} levels, timeout {} s, engine {}, encoding {}, solver {}, jobs {}\n",
+        "bench: {} levels, timeout {} s, engine {}, encoding {encoding}, solver {}, jobs {}\n",
         reports.len(),
         args.timeout,
-        if engines.is_empty() {
-            "-".to_string()
-        } else {
-            engines.join("+")
-        },
-        args.engine.encoding(),
-        solver,
+        if engines.is_empty() { "-" } else { &engines },
+        if solvers.is_empty() { "none" } else { &solvers },
         args.jobs.max(1)
     );
     let _ = writeln!(
@@ -194,38 +162,44 @@ fn summary(args: &BenchArgs, reports: &[LevelReport]) -> String {
         count(Status::Unsolvable),
         count(Status::NoPlan),
         count(Status::Timeout),
-        count(Status::InputError) + count(Status::InternalError)
+        count(Status::Error)
     );
     if !solved.is_empty() {
         let times: Vec<f64> = solved.iter().map(|r| r.seconds).collect();
-        let mut optimal: HashMap<&str, usize> = HashMap::new();
-        for r in &solved {
-            *optimal
-                .entry(r.optimal.as_deref().unwrap_or("none"))
-                .or_default() += 1;
-        }
-        let mut optimal: Vec<String> = optimal.iter().map(|(m, n)| format!("{m} {n}")).collect();
-        optimal.sort();
+        let optimal = solved
+            .iter()
+            .map(|r| r.optimal.flatten().map_or("none", |m| m.name()))
+            .counts()
+            .into_iter()
+            .map(|(m, n)| format!("{m} {n}"))
+            .sorted()
+            .join(", ");
         let _ = writeln!(
             out,
-            "solved levels: median {:.3} s, total {:.1} s; moves {}, pushes {}; optimal: {}",
+            "solved levels: median {:.3} s, total {:.1} s; moves {}, pushes {}; optimal: {optimal}",
             median(times.clone()),
             times.iter().sum::<f64>(),
             solved.iter().filter_map(|r| r.moves).sum::<usize>(),
             solved.iter().filter_map(|r| r.pushes).sum::<usize>(),
-            optimal.join(", ")
         );
     }
     out.trim_end().to_string()
 }
 
-/// One row of an earlier run, as read back from its CSV.
+/// One row of an earlier run, as read back from its CSV (other columns are ignored).
+#[derive(Deserialize)]
 struct OldRow {
+    file: String,
+    level: usize,
     status: String,
     seconds: f64,
 }
 
 type Key = (String, usize);
+
+fn key(r: &LevelReport) -> Key {
+    (r.file.clone(), r.level.unwrap_or(0))
+}
 
 /// Old time / new time, for levels solved in both runs.
 fn ratios(old: &HashMap<Key, OldRow>, reports: &[LevelReport]) -> HashMap<Key, f64> {
@@ -233,9 +207,8 @@ fn ratios(old: &HashMap<Key, OldRow>, reports: &[LevelReport]) -> HashMap<Key, f
         .iter()
         .filter(|r| r.status == Status::Solved)
         .filter_map(|r| {
-            let key = (r.file.clone(), r.level);
-            let o = old.get(&key).filter(|o| o.status == "solved")?;
-            Some((key, o.seconds.max(1e-3) / r.seconds.max(1e-3)))
+            let o = old.get(&key(r)).filter(|o| o.status == "solved")?;
+            Some((key(r), o.seconds.max(1e-3) / r.seconds.max(1e-3)))
         })
         .collect()
 }
@@ -245,27 +218,22 @@ fn comparison(
     reports: &[LevelReport],
     ratios: &HashMap<Key, f64>,
 ) -> String {
-    let solved_old = |r: &LevelReport| {
-        old.get(&(r.file.clone(), r.level))
-            .is_some_and(|o| o.status == "solved")
-    };
+    let solved_old = |r: &LevelReport| old.get(&key(r)).is_some_and(|o| o.status == "solved");
+    let solved_new = |r: &&LevelReport| r.status == Status::Solved;
     let gained = reports
         .iter()
-        .filter(|r| r.status == Status::Solved && !solved_old(r))
+        .filter(|r| solved_new(r) && !solved_old(r))
         .count();
     let lost = reports
         .iter()
-        .filter(|r| r.status != Status::Solved && solved_old(r))
+        .filter(|r| !solved_new(r) && solved_old(r))
         .count();
-    let geo = if ratios.is_empty() {
-        f64::NAN
+    let (geo, med) = if ratios.is_empty() {
+        (f64::NAN, f64::NAN)
     } else {
-        (ratios.values().map(|x| x.ln()).sum::<f64>() / ratios.len() as f64).exp()
-    };
-    let med = if ratios.is_empty() {
-        f64::NAN
-    } else {
-        median(ratios.values().copied().collect())
+        let logs: f64 = ratios.values().map(|x| x.ln()).sum();
+        let geo = (logs / ratios.len() as f64).exp();
+        (geo, median(ratios.values().copied().collect()))
     };
     format!(
         "compared with the old run: both solved {}, gained {gained}, lost {lost}; \
@@ -274,107 +242,86 @@ fn comparison(
     )
 }
 
-/// Quotes a CSV field when it needs it.
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+/// One row of the CSV.
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    file: &'a str,
+    level: Option<usize>,
+    title: Option<&'a str>,
+    status: &'static str,
+    moves: Option<usize>,
+    pushes: Option<usize>,
+    optimal: Option<&'static str>,
+    k: Option<usize>,
+    encoding: Option<&'a str>,
+    solver: Option<&'a str>,
+    seconds: String,
+    variables: Option<u64>,
+    clauses: Option<u64>,
+    engine: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    speedup: Option<String>,
 }
 
-const CSV_HEADER: &str = "file,level,title,status,moves,pushes,optimal,k,encoding,solver,seconds,variables,clauses,engine";
-
-fn to_csv(reports: &[LevelReport], ratios: Option<&HashMap<Key, f64>>) -> String {
-    let mut out = String::from(CSV_HEADER);
-    if ratios.is_some() {
-        out.push_str(",speedup");
+fn write_csv(
+    path: &Path,
+    reports: &[LevelReport],
+    ratios: Option<&HashMap<Key, f64>>,
+) -> Result<(), String> {
+    let mut w = csv::Writer::from_path(path).map_err(|e| e.to_string())?;
+    if reports.is_empty() {
+        // No row to take the header from.
+        let mut header = vec![
+            "file",
+            "level",
+            "title",
+            "status",
+            "moves",
+            "pushes",
+            "optimal",
+            "k",
+            "encoding",
+            "solver",
+            "seconds",
+            "variables",
+            "clauses",
+            "engine",
+        ];
+        header.extend(ratios.map(|_| "speedup"));
+        w.write_record(header).map_err(|e| e.to_string())?;
     }
-    out.push('\n');
-    let o = |x: Option<usize>| x.map_or(String::new(), |v| v.to_string());
-    let u = |x: Option<u64>| x.map_or(String::new(), |v| v.to_string());
     for r in reports {
-        let _ = write!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{:.3},{},{},{}",
-            field(&r.file),
-            r.level,
-            field(r.title.as_deref().unwrap_or("")),
-            r.status.name(),
-            o(r.moves),
-            o(r.pushes),
-            r.optimal.as_deref().unwrap_or(""),
-            o(r.k),
-            r.encoding.as_deref().unwrap_or(""),
-            field(r.solver.as_deref().unwrap_or("")),
-            r.seconds,
-            u(r.variables),
-            u(r.clauses),
-            r.engine.as_deref().unwrap_or("")
-        );
-        if let Some(ratios) = ratios {
-            let ratio = ratios.get(&(r.file.clone(), r.level));
-            let _ = write!(
-                out,
-                ",{}",
-                ratio.map_or(String::new(), |x| format!("{x:.3}"))
-            );
-        }
-        out.push('\n');
+        let ratio =
+            ratios.map(|ratios| (ratios.get(&key(r))).map_or(String::new(), |x| format!("{x:.3}")));
+        let row = CsvRow {
+            file: &r.file,
+            level: r.level,
+            title: r.title.as_deref(),
+            status: r.status.name(),
+            moves: r.moves,
+            pushes: r.pushes,
+            optimal: r.optimal.flatten().map(|m| m.name()),
+            k: r.k,
+            encoding: r.encoding.as_deref(),
+            solver: r.solver.as_deref(),
+            seconds: format!("{:.3}", r.seconds),
+            variables: r.variables,
+            clauses: r.clauses,
+            engine: r.engine.as_deref(),
+            speedup: ratio,
+        };
+        w.serialize(row).map_err(|e| e.to_string())?;
     }
-    out
-}
-
-/// Splits one CSV line into fields (double quotes, `""` escapes).
-fn split_csv(line: &str) -> Vec<String> {
-    let mut fields = vec![String::new()];
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                chars.next();
-                fields.last_mut().expect("non-empty").push('"');
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => fields.push(String::new()),
-            (c, _) => fields.last_mut().expect("non-empty").push(c),
-        }
-    }
-    fields
+    w.flush().map_err(|e| e.to_string())
 }
 
 fn read_csv(path: &Path) -> Result<HashMap<Key, OldRow>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let mut lines = text.lines();
-    let header = split_csv(lines.next().ok_or("the file is empty")?);
-    let col = |name: &str| {
-        header.iter().position(|h| h == name).ok_or(format!(
-            "no {name:?} column (is this a `satsoko bench --csv` file?)"
-        ))
-    };
-    let (cf, cl, cs, ct) = (col("file")?, col("level")?, col("status")?, col("seconds")?);
+    let mut reader = csv::Reader::from_path(path).map_err(|e| e.to_string())?;
     let mut rows = HashMap::new();
-    for (i, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let f = split_csv(line);
-        let get = |c: usize| {
-            f.get(c)
-                .cloned()
-                .ok_or(format!("line {}: too few fields", i + 2))
-        };
-        let level = get(cl)?
-            .parse()
-            .map_err(|_| format!("line {}: bad level", i + 2))?;
-        let seconds = get(ct)?
-            .parse()
-            .map_err(|_| format!("line {}: bad seconds", i + 2))?;
-        rows.insert(
-            (get(cf)?, level),
-            OldRow {
-                status: get(cs)?,
-                seconds,
-            },
-        );
+    for (i, row) in reader.deserialize::<OldRow>().enumerate() {
+        let row =
+            row.map_err(|e| format!("row {}: {e} (is this a `satsoko bench --csv` file?)", i + 2))?;
+        rows.insert((row.file.clone(), row.level), row);
     }
     Ok(rows)
 }
@@ -384,13 +331,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn csv_fields_round_trip() {
-        assert_eq!(
-            split_csv("a,\"b,c\",\"d\"\"e\","),
-            vec!["a", "b,c", "d\"e", ""]
-        );
-        assert_eq!(field("x,y"), "\"x,y\"");
+    fn medians_and_csv_round_trip() {
         assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.csv");
+        let mut r = LevelReport::new("a,b \"x\".xsb", Some(2), Some("T".into()), Status::Solved);
+        r.seconds = 0.25;
+        write_csv(&path, &[r], None).unwrap();
+        let back = read_csv(&path).unwrap();
+        let row = &back[&("a,b \"x\".xsb".to_string(), 2)];
+        assert_eq!((row.status.as_str(), row.seconds), ("solved", 0.25));
     }
 }

@@ -2,11 +2,13 @@
 
 use std::io::Read;
 
-use super::args::{DecodeArgs, EncodeArgs};
+use super::args::{DecodeArgs, EncodeArgs, FormatArg};
+use super::config::format_of;
 use super::input::read_level;
-use super::report::{EXIT_INPUT, EXIT_NO_PLAN, EXIT_OK, LevelReport, Status};
+use super::report::{EXIT_INPUT, EXIT_NO_PLAN, EXIT_OK, ErrorKind, LevelReport, Status};
 use crate::encode::formula::Unrolled;
 use crate::encode::{EncodingKind, dimspec};
+use crate::engine::unroll::check_supported;
 use crate::level::Level;
 use crate::sat::dimacs::{SolverAnswer, parse_answer};
 
@@ -28,11 +30,16 @@ fn header(file: &str, level: &Level, kind: EncodingKind, k: usize) -> Vec<String
 
 /// Reads level `number` of `file` and checks that `encoding` can express it; on failure
 /// the reason is printed and `None` returned.
-fn load(file: &std::path::Path, number: usize, encoding: EncodingKind) -> Option<Level> {
-    let level = read_level(file, number)
+fn load(
+    file: &std::path::Path,
+    number: usize,
+    encoding: EncodingKind,
+    format: Option<FormatArg>,
+) -> Option<Level> {
+    let level = read_level(file, number, format.map(format_of))
         .map_err(|e| eprintln!("error: {e}"))
         .ok()?;
-    if let Err(e) = crate::driver::check_supported(&level, encoding) {
+    if let Err(e) = check_supported(&level, encoding) {
         eprintln!("error: {}: level {}: {e}", file.display(), level.number);
         return None;
     }
@@ -40,8 +47,8 @@ fn load(file: &std::path::Path, number: usize, encoding: EncodingKind) -> Option
 }
 
 /// Runs `encode` and returns the exit code.
-pub fn run_encode(args: &EncodeArgs) -> i32 {
-    let Some(level) = load(&args.file, args.level, args.encoding) else {
+pub fn run_encode(args: &EncodeArgs, format: Option<FormatArg>) -> i32 {
+    let Some(level) = load(&args.file, args.level, args.encoding, format) else {
         return EXIT_INPUT;
     };
     let file = args.file.display().to_string();
@@ -106,8 +113,8 @@ pub fn run_encode(args: &EncodeArgs) -> i32 {
 }
 
 /// Runs `decode` and returns the exit code.
-pub fn run_decode(args: &DecodeArgs) -> i32 {
-    let Some(level) = load(&args.file, args.level, args.encoding) else {
+pub fn run_decode(args: &DecodeArgs, format: Option<FormatArg>) -> i32 {
+    let Some(level) = load(&args.file, args.level, args.encoding, format) else {
         return EXIT_INPUT;
     };
     let mut text = String::new();
@@ -130,7 +137,8 @@ pub fn run_decode(args: &DecodeArgs) -> i32 {
         Ok(a) => a,
         Err(e) => return fail(e),
     };
-    let mut report = LevelReport::new(&file, level.number, level.title.clone(), Status::NoPlan);
+    let number = Some(level.number);
+    let mut report = LevelReport::new(&file, number, level.title.clone(), Status::NoPlan);
     report.encoding = Some(args.encoding.name().to_string());
     report.solver = Some("external".into());
     report.k = Some(args.steps);
@@ -155,26 +163,30 @@ pub fn run_decode(args: &DecodeArgs) -> i32 {
             };
             if let Err(e) = plan.verify(&level) {
                 // The model satisfies every clause, so this is a bug in the encoding.
-                report.status = Status::InternalError;
-                report.message = Some(format!(
-                    "internal error (please report): the decoded plan fails replay: {e}"
-                ));
+                report = LevelReport::error(
+                    &file,
+                    number,
+                    level.title.clone(),
+                    ErrorKind::Internal,
+                    format!("internal error (please report): the decoded plan fails replay: {e}"),
+                );
             } else {
                 report.status = Status::Solved;
                 report.solution = Some(plan.lurd());
                 report.moves = Some(plan.move_count());
                 report.pushes = Some(plan.push_count());
+                report.optimal = Some(None);
                 report.k = Some(k);
             }
         }
     }
     if args.json {
-        super::say(&report.to_json().to_string());
+        super::say(&report.to_json());
     } else {
         super::say(report.to_text().trim_end());
     }
     match report.status {
         Status::NoPlan => EXIT_NO_PLAN,
-        s => s.exit_code(),
+        _ => report.exit_code(),
     }
 }

@@ -2,15 +2,14 @@
 
 use std::path::Path;
 
-use std::sync::OnceLock;
-
 use crate::level::{Format, Level, LevelError, LevelErrorKind, parse_entries};
 
-/// The `--format` the user forced, if any (set once at start-up).
-pub static FORMAT: OnceLock<Option<Format>> = OnceLock::new();
-
-/// Reads every level of `path`: an error for the whole file, or one entry per level.
-pub fn read_levels(path: &Path) -> Result<Vec<Result<Level, LevelError>>, LevelError> {
+/// Reads every level of `path` (in `format`, or the one it looks like): an error for
+/// the whole file, or one entry per level.
+pub fn read_levels(
+    path: &Path,
+    format: Option<Format>,
+) -> Result<Vec<Result<Level, LevelError>>, LevelError> {
     let name = path.display().to_string();
     let text = std::fs::read(path)
         .map_err(|e| LevelError::file(&name, LevelErrorKind::Io(e.to_string())))?;
@@ -23,12 +22,12 @@ pub fn read_levels(path: &Path) -> Result<Vec<Result<Level, LevelError>>, LevelE
             )),
         )
     })?;
-    parse_entries(&name, &text, FORMAT.get().copied().flatten())
+    parse_entries(&name, &text, format)
 }
 
 /// Reads one level of `path` (1-based `number`).
-pub fn read_level(path: &Path, number: usize) -> Result<Level, LevelError> {
-    let mut entries = read_levels(path)?;
+pub fn read_level(path: &Path, number: usize, format: Option<Format>) -> Result<Level, LevelError> {
+    let mut entries = read_levels(path, format)?;
     let available = entries.len();
     if number == 0 || number > available {
         return Err(LevelError::file(
@@ -40,4 +39,39 @@ pub fn read_level(path: &Path, number: usize) -> Result<Level, LevelError> {
         ));
     }
     entries.swap_remove(number - 1)
+}
+
+/// The levels a `--level` selection asks for, from every file: each as its file's
+/// name and path with the level or the error that took its place (a file that cannot
+/// be read, a level that cannot, a selection beyond the end of a file).
+pub fn selected_levels<'a>(
+    files: &'a [std::path::PathBuf],
+    selection: Option<&super::args::LevelSelection>,
+    format: Option<Format>,
+) -> Vec<(String, &'a Path, Result<Level, LevelError>)> {
+    let mut jobs = Vec::new();
+    for path in files {
+        let name = path.display().to_string();
+        match read_levels(path, format) {
+            Ok(entries) => {
+                if let Some(sel) = selection.filter(|s| s.max() > entries.len()) {
+                    let e = LevelError::file(
+                        &name,
+                        LevelErrorKind::NoSuchLevel {
+                            asked: sel.max(),
+                            available: entries.len(),
+                        },
+                    );
+                    jobs.push((name.clone(), path.as_path(), Err(e)));
+                }
+                for (i, entry) in entries.into_iter().enumerate() {
+                    if selection.is_none_or(|sel| sel.contains(i + 1)) {
+                        jobs.push((name.clone(), path.as_path(), entry));
+                    }
+                }
+            }
+            Err(e) => jobs.push((name, path.as_path(), Err(e))),
+        }
+    }
+    jobs
 }

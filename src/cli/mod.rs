@@ -1,9 +1,13 @@
-//! The command-line interface: the only layer that talks to the terminal.
+//! The command-line interface: the only layer that talks to the terminal. Arguments
+//! are parsed by clap ([`args`]), resolved once into a typed configuration
+//! ([`config`]), and each command has its file.
 
 pub mod args;
 mod bench;
+pub mod config;
 mod encode;
 mod input;
+mod interrupt;
 pub mod progress;
 pub mod report;
 mod solve;
@@ -25,14 +29,15 @@ pub(crate) fn say(line: &str) {
 /// Runs satsoko with the process's arguments and returns the exit code.
 pub fn run() -> i32 {
     let cli = Cli::parse();
-    let _ = input::FORMAT.set(cli.format);
+    let format = cli.format;
     match cli.command {
-        Some(Command::Solve(args)) => solve::run(&args),
-        Some(Command::Verify(args)) => verify::run(&args),
-        Some(Command::Encode(args)) => encode::run_encode(&args),
-        Some(Command::Decode(args)) => encode::run_decode(&args),
-        Some(Command::Sweep(args)) => sweep::run(&args),
-        Some(Command::Bench(args)) => bench::run(&args),
-        None => solve::run(&cli.solve),
+        Some(Command::Solve(args)) => solve::run(&args, format),
+        Some(Command::Verify(args)) => verify::run(&args, format),
+        Some(Command::Encode(args)) => encode::run_encode(&args, format),
+        Some(Command::Decode(args)) => encode::run_decode(&args, format),
+        Some(Command::Sweep(args)) => sweep::run(&args, format),
+        Some(Command::Bench(args)) => bench::run(&args, format),
+        Some(Command::Worker) => worker::run(),
+        None => solve::run(&cli.solve, format),
     }
 }

@@ -4,7 +4,9 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// A spinner showing the level, the current k and the elapsed time.
+use crate::engine::Progress;
+
+/// A spinner showing the level, what the engine reports and the elapsed time.
 pub struct LevelProgress {
     bar: ProgressBar,
 }
@@ -22,10 +24,16 @@ impl LevelProgress {
         LevelProgress { bar }
     }
 
-    /// Shows the bound being tried.
-    pub fn set_k(&self, k: usize, variables: u64, clauses: u64) {
-        self.bar
-            .set_message(format!("k={k} ({variables} vars, {clauses} clauses)"));
+    /// Shows what the engine reported last.
+    pub fn update(&self, p: &Progress) {
+        let mut parts = Vec::new();
+        if let Some(k) = p.bound {
+            parts.push(format!("k={k}"));
+        }
+        if let Some(f) = p.formula {
+            parts.push(format!("({} vars, {} clauses)", f.variables, f.clauses));
+        }
+        self.bar.set_message(parts.join(" "));
     }
 
     /// Removes the spinner.

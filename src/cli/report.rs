@@ -1,8 +1,10 @@
-//! One level's result as the CLI shows it: text or a JSON line (FORMATS.md).
+//! One level's result as the CLI shows it: text, or a JSON line (docs/formats.md).
+//! An engine's outcome becomes a report here, and its data become words.
 
-use serde_json::{Value, json};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::driver::{Engine, Outcome, Verdict};
+use crate::engine::{Outcome, Statistics, StopReason, Verdict};
+use crate::game::Metric;
 
 /// Exit code: every level solved.
 pub const EXIT_OK: i32 = 0;
@@ -20,9 +22,12 @@ pub const EXIT_TIMEOUT: i32 = 5;
 pub const EXIT_REJECTED: i32 = 6;
 /// Exit code: an internal error (a bug; please report it).
 pub const EXIT_INTERNAL: i32 = 70;
+/// Exit code: interrupted by Ctrl-C (the shell's convention for SIGINT).
+pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// The status of one level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// A verified plan was found.
     Solved,
@@ -32,10 +37,8 @@ pub enum Status {
     NoPlan,
     /// Time ran out.
     Timeout,
-    /// The level could not be read (input error).
-    InputError,
-    /// A bug in satsoko.
-    InternalError,
+    /// The level could not be solved: see the error kind.
+    Error,
 }
 
 impl Status {
@@ -46,70 +49,163 @@ impl Status {
             Status::Unsolvable => "unsolvable",
             Status::NoPlan => "no-plan",
             Status::Timeout => "timeout",
-            Status::InputError | Status::InternalError => "error",
-        }
-    }
-
-    /// The exit code this status alone would give.
-    pub fn exit_code(self) -> i32 {
-        match self {
-            Status::Solved => EXIT_OK,
-            Status::Unsolvable => EXIT_UNSOLVABLE,
-            Status::NoPlan => EXIT_NO_PLAN,
-            Status::Timeout => EXIT_TIMEOUT,
-            Status::InputError => EXIT_INPUT,
-            Status::InternalError => EXIT_INTERNAL,
+            Status::Error => "error",
         }
     }
 }
 
-/// Everything reported about one level.
-#[derive(Clone, Debug, PartialEq)]
+/// What kind of error a level met.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ErrorKind {
+    /// The input (or an option) cannot be used: the user can fix it.
+    Input,
+    /// A bug in satsoko.
+    Internal,
+}
+
+/// The counters of an engine, as the JSON line carries them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportStats {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    queries: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    replayed: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lemmas: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    table_lemmas: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    base_variables: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    base_clauses: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    positions: Option<u64>,
+}
+
+impl ReportStats {
+    fn of(s: &Statistics) -> Option<ReportStats> {
+        let r = ReportStats {
+            queries: s.queries,
+            replayed: s.replayed,
+            lemmas: s.lemmas,
+            table_lemmas: s.table_lemmas,
+            base_variables: s.base_formula.map(|f| f.variables),
+            base_clauses: s.base_formula.map(|f| f.clauses),
+            positions: s.positions,
+        };
+        (r != ReportStats::default()).then_some(r)
+    }
+
+    /// The counters in words, for the text report (`None`: nothing worth a line).
+    fn words(&self) -> Option<String> {
+        let queries = self.queries?;
+        let lemmas = self.lemmas.unwrap_or(0);
+        let replayed = match self.replayed.unwrap_or(0) {
+            0 => String::new(),
+            1 => " (and 1 push found before, taken again without one)".to_string(),
+            n => format!(" (and {n} pushes found before, taken again without one)"),
+        };
+        let noun = if lemmas == 1 { "lemma" } else { "lemmas" };
+        let table = match self.table_lemmas.unwrap_or(0) {
+            0 => String::new(),
+            n => format!(" ({n} of them in the whole-position table)"),
+        };
+        let formula = match (self.base_variables, self.base_clauses) {
+            (Some(v), Some(c)) => {
+                format!("; one-push formula of {v} variables and {c} clauses")
+            }
+            _ => String::new(),
+        };
+        Some(format!(
+            "{queries} queries{replayed}, {lemmas} {noun}{table}{formula}"
+        ))
+    }
+}
+
+/// Everything reported about one level, in the order of the JSON line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LevelReport {
     /// The file as the user named it.
     pub file: String,
-    /// 1-based level number in the file.
-    pub level: usize,
+    /// 1-based level number in the file (`None`: an error about the whole file).
+    pub level: Option<usize>,
     /// The level's title, if any.
     pub title: Option<String>,
     /// The verdict.
     pub status: Status,
+    /// For errors: whose fault.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<ErrorKind>,
     /// The LURD solution, when solved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solution: Option<String>,
     /// Moves of the solution.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moves: Option<usize>,
     /// Pushes of the solution.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pushes: Option<usize>,
-    /// The metric the solution is proved optimal for.
-    pub optimal: Option<String>,
+    /// When solved: the metric the solution is proved optimal for (`Some(None)`, a
+    /// JSON null: not proved).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub optimal: Option<Option<Metric>>,
     /// Steps of the encoding (the k that was satisfiable, or the bound tried).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub k: Option<usize>,
-    /// The engine's name (`unroll`, `pdr`, `astar`).
+    /// The engine's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
     /// The encoding's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encoding: Option<String>,
     /// The SAT solver's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solver: Option<String>,
-    /// Wall-clock seconds.
+    /// Wall-clock seconds (written to the millisecond).
+    #[serde(serialize_with = "milliseconds")]
     pub seconds: f64,
-    /// Variables at the final k.
+    /// Variables of the formula at the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variables: Option<u64>,
-    /// Clauses at the final k.
+    /// Clauses of the formula at the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clauses: Option<u64>,
-    /// Cut clauses the lazy pushes encoding added (its refinement rounds).
-    pub cuts: Option<usize>,
-    /// An explanation (errors, unsolvability reasons).
+    /// Cut clauses the lazy pushes encoding added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cuts: Option<u64>,
+    /// The engine's counters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<ReportStats>,
+    /// An explanation (errors, unsolvability reasons, notes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+}
+
+/// Reads a field that is present, even as null, as `Some`.
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+fn milliseconds<S: Serializer>(seconds: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((seconds * 1000.0).round() / 1000.0)
 }
 
 impl LevelReport {
     /// A report with only the identity of the level filled in.
-    pub fn new(file: &str, level: usize, title: Option<String>, status: Status) -> LevelReport {
+    pub fn new(file: &str, level: Option<usize>, title: Option<String>, status: Status) -> Self {
         LevelReport {
             file: file.to_string(),
             level,
             title,
             status,
+            error_kind: None,
             solution: None,
             moves: None,
             pushes: None,
@@ -122,132 +218,104 @@ impl LevelReport {
             variables: None,
             clauses: None,
             cuts: None,
+            stats: None,
             message: None,
         }
     }
 
-    /// The report of a driver outcome.
+    /// An error report: `kind` says whose fault, `message` what is wrong.
+    pub fn error(
+        file: &str,
+        level: Option<usize>,
+        title: Option<String>,
+        kind: ErrorKind,
+        message: String,
+    ) -> Self {
+        let mut r = LevelReport::new(file, level, title, Status::Error);
+        r.error_kind = Some(kind);
+        r.message = Some(message);
+        r
+    }
+
+    /// The report of an engine's outcome.
     pub fn from_outcome(file: &str, level: usize, title: Option<String>, o: &Outcome) -> Self {
         let status = match o.verdict {
             Verdict::Solved { .. } => Status::Solved,
             Verdict::Unsolvable { .. } => Status::Unsolvable,
             Verdict::NoPlan { .. } => Status::NoPlan,
-            Verdict::Cancelled => Status::Timeout,
+            Verdict::Stopped { .. } => Status::Timeout,
         };
-        let mut r = LevelReport::new(file, level, title, status);
-        r.encoding = Some(o.encoding.name().to_string());
-        r.engine = Some(o.engine.name().to_string());
-        r.solver = o.solver.map(str::to_string);
+        let mut r = LevelReport::new(file, Some(level), title, status);
+        r.k = o.k;
+        r.engine = Some(o.engine.to_string());
+        r.encoding = o.encoding.map(|e| e.name().to_string());
+        r.solver = o.solver.clone();
         r.seconds = o.elapsed.as_secs_f64();
-        r.variables = o.variables;
-        r.clauses = o.clauses;
-        r.message = o.note.clone();
-        r.cuts = (o.encoding == crate::encode::EncodingKind::PushesLazy).then_some(o.refinements);
+        r.variables = o.formula.map(|f| f.variables);
+        r.clauses = o.formula.map(|f| f.clauses);
+        r.cuts = o.stats.cuts;
+        r.stats = ReportStats::of(&o.stats);
+        r.message = o.fallback_from.map(|asked| {
+            format!(
+                "the {asked} encoding does not model ice; solved with the moves encoding instead"
+            )
+        });
         match &o.verdict {
-            Verdict::Solved { plan, k, optimal } => {
+            Verdict::Solved { plan, optimal } => {
                 r.solution = Some(plan.lurd());
                 r.moves = Some(plan.move_count());
                 r.pushes = Some(plan.push_count());
-                r.optimal = optimal.map(str::to_string);
-                r.k = Some(*k);
+                r.optimal = Some(optimal.then_some(o.metric));
             }
             Verdict::Unsolvable { reason } => r.message = Some(reason.clone()),
             Verdict::NoPlan { bound } => {
-                r.k = Some(*bound);
                 r.message = Some(format!("no plan of at most {bound} steps exists"));
             }
-            Verdict::Cancelled => {
-                r.message = Some(format!("no answer within {:.1} s", r.seconds));
+            Verdict::Stopped { why } => {
+                r.message = Some(match why {
+                    StopReason::Time => format!("no answer within {:.1} s", r.seconds),
+                    StopReason::Memory { positions } => {
+                        format!("stopped after storing {positions} positions (the memory limit)")
+                    }
+                });
             }
         }
         r
     }
 
-    /// The JSON object of FORMATS.md.
-    pub fn to_json(&self) -> Value {
-        let mut v = json!({
-            "file": self.file,
-            "level": if self.level == 0 { Value::Null } else { json!(self.level) },
-            "title": self.title,
-            "status": self.status.name(),
-        });
-        let obj = v.as_object_mut().expect("an object");
-        match self.status {
-            Status::InputError => drop(obj.insert("error_kind".into(), json!("input"))),
-            Status::InternalError => drop(obj.insert("error_kind".into(), json!("internal"))),
-            _ => {}
-        }
-        if self.status == Status::Solved {
-            obj.insert("solution".into(), json!(self.solution));
-            obj.insert("moves".into(), json!(self.moves));
-            obj.insert("pushes".into(), json!(self.pushes));
-            obj.insert("optimal".into(), json!(self.optimal));
-        }
-        for (key, value) in [
-            ("k", json!(self.k)),
-            ("engine", json!(self.engine)),
-            ("encoding", json!(self.encoding)),
-            ("solver", json!(self.solver)),
-        ] {
-            if !value.is_null() {
-                obj.insert(key.into(), value);
-            }
-        }
-        obj.insert(
-            "seconds".into(),
-            json!((self.seconds * 1000.0).round() / 1000.0),
-        );
-        for (key, value) in [
-            ("variables", json!(self.variables)),
-            ("clauses", json!(self.clauses)),
-            ("cuts", json!(self.cuts)),
-            ("message", json!(self.message)),
-        ] {
-            if !value.is_null() {
-                obj.insert(key.into(), value);
-            }
-        }
-        v
+    /// Whether this is an input error.
+    pub fn is_input_error(&self) -> bool {
+        self.error_kind == Some(ErrorKind::Input)
     }
 
-    /// Reads a report back from its JSON object (as a worker process prints it).
-    pub fn from_json(v: &Value) -> Option<LevelReport> {
-        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-        let u = |k: &str| v.get(k).and_then(Value::as_u64);
-        let status = match v.get("status")?.as_str()? {
-            "solved" => Status::Solved,
-            "unsolvable" => Status::Unsolvable,
-            "no-plan" => Status::NoPlan,
-            "timeout" => Status::Timeout,
-            _ if v.get("error_kind").and_then(Value::as_str) == Some("input") => Status::InputError,
-            _ => Status::InternalError,
-        };
-        Some(LevelReport {
-            file: s("file")?,
-            level: u("level")? as usize,
-            title: s("title"),
-            status,
-            solution: s("solution"),
-            moves: u("moves").map(|x| x as usize),
-            pushes: u("pushes").map(|x| x as usize),
-            optimal: s("optimal"),
-            k: u("k").map(|x| x as usize),
-            engine: s("engine"),
-            encoding: s("encoding"),
-            solver: s("solver"),
-            seconds: v.get("seconds").and_then(Value::as_f64).unwrap_or(0.0),
-            variables: u("variables"),
-            clauses: u("clauses"),
-            cuts: u("cuts").map(|x| x as usize),
-            message: s("message"),
-        })
+    /// The exit code this report alone would give.
+    pub fn exit_code(&self) -> i32 {
+        match (self.status, self.error_kind) {
+            (Status::Solved, _) => EXIT_OK,
+            (Status::Unsolvable, _) => EXIT_UNSOLVABLE,
+            (Status::NoPlan, _) => EXIT_NO_PLAN,
+            (Status::Timeout, _) => EXIT_TIMEOUT,
+            (Status::Error, Some(ErrorKind::Input)) => EXIT_INPUT,
+            (Status::Error, _) => EXIT_INTERNAL,
+        }
+    }
+
+    /// The JSON line.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a report is always JSON")
+    }
+
+    /// Reads a report back from its JSON line (as a worker process prints it).
+    pub fn from_json(line: &str) -> Option<LevelReport> {
+        serde_json::from_str(line).ok()
     }
 
     /// The human-readable form.
     pub fn to_text(&self) -> String {
+        let number = self.level.unwrap_or(0);
         let name = match &self.title {
-            Some(t) if *t != self.level.to_string() => format!("level {} ({t})", self.level),
-            _ => format!("level {}", self.level),
+            Some(t) if *t != number.to_string() => format!("level {number} ({t})"),
+            _ => format!("level {number}"),
         };
         let mut out = format!(
             "{} {name}: {} in {:.2} s\n",
@@ -256,34 +324,32 @@ impl LevelReport {
             self.seconds
         );
         if let (Some(moves), Some(pushes)) = (self.moves, self.pushes) {
-            let optimal = match &self.optimal {
+            let optimal = match self.optimal.flatten() {
                 Some(m) => format!("optimal in {m}"),
                 None => "optimality not proved".to_string(),
             };
             out.push_str(&format!("  moves {moves}, pushes {pushes}, {optimal}\n"));
         }
-        if let (Some(enc), Some(solver), Some(_)) = (&self.encoding, &self.solver, self.variables) {
-            let k = self.k.map(|k| format!("k={k}, ")).unwrap_or_default();
-            let engine = match self.engine.as_deref() {
-                Some(e) if e != Engine::Unroll.name() => format!("engine {e}, "),
-                _ => String::new(),
-            };
-            out.push_str(&format!(
-                "  {k}{engine}encoding {enc}, solver {solver}, {} variables, {} clauses\n",
-                self.variables.unwrap_or(0),
-                self.clauses.unwrap_or(0)
-            ));
-        } else if let Some(engine) = self
-            .engine
-            .as_deref()
-            .filter(|e| *e != Engine::Unroll.name())
-        {
-            // The searches unroll no formula: name the engine and its solver instead.
-            let solver = match &self.solver {
-                Some(s) => format!(", solver {s}"),
-                None => String::new(),
-            };
-            out.push_str(&format!("  engine {engine}{solver}\n"));
+        // The engine, its formula and solver: unroll is the default the line leaves
+        // unnamed.
+        let mut parts = Vec::new();
+        if let Some(k) = self.k.filter(|_| self.variables.is_some()) {
+            parts.push(format!("k={k}"));
+        }
+        if let Some(engine) = self.engine.as_deref().filter(|e| *e != "unroll") {
+            parts.push(format!("engine {engine}"));
+        }
+        if let Some(encoding) = &self.encoding {
+            parts.push(format!("encoding {encoding}"));
+        }
+        if let Some(solver) = &self.solver {
+            parts.push(format!("solver {solver}"));
+        }
+        if let (Some(v), Some(c)) = (self.variables, self.clauses) {
+            parts.push(format!("{v} variables, {c} clauses"));
+        }
+        if !parts.is_empty() {
+            out.push_str(&format!("  {}\n", parts.join(", ")));
         }
         if let Some(sol) = &self.solution {
             out.push_str(&format!("  solution: {sol}\n"));
@@ -291,6 +357,35 @@ impl LevelReport {
         if let Some(msg) = &self.message {
             out.push_str(&format!("  {msg}\n"));
         }
+        if let Some(words) = self.stats.as_ref().and_then(ReportStats::words) {
+            out.push_str(&format!("  {words}\n"));
+        }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_round_trips_and_keeps_the_field_order() {
+        let mut r = LevelReport::new("f.xsb", Some(3), None, Status::Solved);
+        r.solution = Some("rR".into());
+        r.moves = Some(2);
+        r.pushes = Some(1);
+        r.optimal = Some(None);
+        r.seconds = 0.12345;
+        let line = r.to_json();
+        assert_eq!(
+            line,
+            r#"{"file":"f.xsb","level":3,"title":null,"status":"solved","solution":"rR","moves":2,"pushes":1,"optimal":null,"seconds":0.123}"#
+        );
+        let back = LevelReport::from_json(&line).unwrap();
+        assert_eq!(back.optimal, Some(None));
+        let e = LevelReport::error("f.xsb", None, None, ErrorKind::Input, "bad".into());
+        let back = LevelReport::from_json(&e.to_json()).unwrap();
+        assert!(back.is_input_error());
+        assert_eq!(back.exit_code(), EXIT_INPUT);
     }
 }

@@ -1,78 +1,67 @@
-//! `satsoko [solve]`: solves every selected level and prints one report per level.
+//! `satsoko [solve]`: solves every selected level in this process and prints one report
+//! per level. The engine stops itself at `--timeout`; Ctrl-C stops the level being
+//! solved (its report says so) and skips the rest.
 
 use std::io::Write;
-use std::path::Path;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::Instant;
 
-use super::args::SolveArgs;
-use super::input::read_levels;
+use super::args::{FormatArg, SolveArgs};
+use super::config::{Purpose, SolveConfig};
+use super::input::selected_levels;
+use super::interrupt;
 use super::progress::LevelProgress;
-use super::report::{EXIT_INPUT, LevelReport, Status};
-use super::worker::{ChildJob, solve_in_child};
-use crate::driver::{self, Engine, Options, Progress, SolveError};
-use crate::level::{Level, LevelError, LevelErrorKind};
+use super::report::{EXIT_INPUT, EXIT_INTERRUPTED, ErrorKind, LevelReport};
+use crate::engine::{self, Progress, SolveError, Stop};
+use crate::level::Level;
 
 /// Runs the solve command and returns the exit code.
-pub fn run(args: &SolveArgs) -> i32 {
-    if let Err(e) = args.engine.check(true) {
-        eprintln!("error: {e}");
-        return super::report::EXIT_USAGE;
-    }
-    let mut jobs: Vec<(String, &Path, Result<Level, LevelError>)> = Vec::new();
-    let mut input_error = false;
-    for path in &args.files {
-        let name = path.display().to_string();
-        match read_levels(path) {
-            Ok(entries) => {
-                if let Some(sel) = &args.level
-                    && sel.max() > entries.len()
-                {
-                    let e = LevelError::file(
-                        &name,
-                        LevelErrorKind::NoSuchLevel {
-                            asked: sel.max(),
-                            available: entries.len(),
-                        },
-                    );
-                    jobs.push((name.clone(), path, Err(e)));
-                }
-                for (i, entry) in entries.into_iter().enumerate() {
-                    if args.level.as_ref().is_none_or(|sel| sel.contains(i + 1)) {
-                        jobs.push((name.clone(), path, entry));
-                    }
-                }
-            }
-            Err(e) => jobs.push((name, path, Err(e))),
-        }
-    }
-
+pub fn run(args: &SolveArgs, format: Option<FormatArg>) -> i32 {
+    let purpose = Purpose::Solve;
+    let config =
+        match SolveConfig::or_usage(&args.engine, args.max_steps, args.timeout, format, purpose) {
+            Ok(config) => config,
+            Err(code) => return code,
+        };
+    let jobs = selected_levels(&args.files, args.level.as_ref(), config.format);
+    let ctrl_c = interrupt::on_ctrl_c();
     let total = jobs.len();
     let mut worst = 0;
-    for (i, (name, path, entry)) in jobs.into_iter().enumerate() {
+    let mut input_error = false;
+    for (i, (name, _, entry)) in jobs.into_iter().enumerate() {
+        if ctrl_c.is_cancelled() {
+            eprintln!("interrupted: the remaining levels were not solved");
+            return EXIT_INTERRUPTED;
+        }
         let report = match entry {
             Err(e) => {
                 input_error = true;
-                let mut r = LevelReport::new(&name, e.level.unwrap_or(0), None, Status::InputError);
-                r.message = Some(e.to_string());
                 if !args.json {
                     eprintln!("error: {e}");
                     continue;
                 }
-                r
+                LevelReport::error(&name, e.level, None, ErrorKind::Input, e.to_string())
             }
-            Ok(level) => solve_level(args, &name, path, &level, i + 1, total),
+            Ok(level) => {
+                let label = format!("{name} #{} [{}/{total}]", level.number, i + 1);
+                let progress = LevelProgress::start(label);
+                let stop = ctrl_c.with_deadline(config.timeout.map(|t| Instant::now() + t));
+                let report =
+                    solve_level(&config, &name, &level, &stop, &mut |p| progress.update(p));
+                progress.finish();
+                report
+            }
         };
-        input_error |= report.status == Status::InputError;
-        worst = worst.max(report.status.exit_code());
-        if report.status == Status::InputError && !args.json && !args.worker {
+        input_error |= report.is_input_error();
+        worst = worst.max(report.exit_code());
+        if report.is_input_error() && !args.json {
             // Like a level that cannot be read: the reason goes to stderr.
             let message = report.message.as_deref().unwrap_or("cannot be solved");
-            eprintln!("error: {name}: level {}: {message}", report.level);
+            let number = report.level.unwrap_or(0);
+            eprintln!("error: {name}: level {number}: {message}");
             continue;
         }
         let mut out = std::io::stdout().lock();
-        let printed = if args.json || args.worker {
+        let printed = if args.json {
             writeln!(out, "{}", report.to_json())
         } else {
             write!(out, "{}", report.to_text())
@@ -81,98 +70,30 @@ pub fn run(args: &SolveArgs) -> i32 {
             return worst; // stdout closed (e.g. piped into `head`): stop quietly
         }
     }
+    if ctrl_c.is_cancelled() {
+        return EXIT_INTERRUPTED;
+    }
     if input_error { EXIT_INPUT } else { worst }
 }
 
-fn options(args: &SolveArgs) -> Options {
-    Options {
-        encoding: args.engine.encoding(),
-        max_steps: args.max_steps,
-    }
-}
-
-/// Solves one level: in this process, or in a child process killed at the time limit.
-fn solve_level(
-    args: &SolveArgs,
-    name: &str,
-    path: &Path,
+/// Solves one level with the engine `config` picks for it, stopping at `stop`.
+pub fn solve_level(
+    config: &SolveConfig,
+    file: &str,
     level: &Level,
-    index: usize,
-    total: usize,
+    stop: &Stop,
+    progress: &mut dyn FnMut(&Progress),
 ) -> LevelReport {
-    if args.worker {
-        // A worker reports progress as lines its parent reads.
-        return solve_here(args, name, level, &mut |p| {
-            eprintln!("progress {} {} {}", p.k, p.variables, p.clauses);
-        });
-    }
-    let label = format!("{name} #{} [{index}/{total}]", level.number);
-    let progress = LevelProgress::start(label);
-    let report = match args.timeout {
-        Some(limit) => {
-            let limit = Duration::from_secs_f64(limit.max(0.0));
-            let job = ChildJob {
-                path,
-                level,
-                max_steps: args.max_steps,
-                engine: &args.engine,
-                limit,
-            };
-            solve_in_child(&job, &mut |k, v, c| progress.set_k(k, v, c))
-        }
-        None => solve_here(args, name, level, &mut |p| {
-            progress.set_k(p.k, p.variables, p.clauses)
-        }),
-    };
-    progress.finish();
-    report
-}
-
-/// Solves in this process, with no time limit.
-fn solve_here(
-    args: &SolveArgs,
-    name: &str,
-    level: &Level,
-    on_progress: &mut dyn FnMut(&Progress),
-) -> LevelReport {
-    let cancel = AtomicBool::new(false);
-    // In a worker, --timeout is the limit its parent enforces; an interruptible solver
-    // stops itself there.
-    let deadline = args
-        .timeout
-        .filter(|_| args.worker)
-        .map(|t| std::time::Instant::now() + Duration::from_secs_f64(t));
-    let engine = args.engine.engine_for(level);
-    let backend = match engine {
-        Engine::Astar => None,
-        Engine::Unroll | Engine::Pdr => match args.engine.solver_choice().backend(deadline) {
-            Ok(backend) => Some(backend),
-            Err(e) => {
-                let mut r =
-                    LevelReport::new(name, level.number, level.title.clone(), Status::InputError);
-                r.message = Some(e);
-                return r;
-            }
-        },
-    };
-    let result = match (engine, backend) {
-        (Engine::Unroll, Some(backend)) => {
-            driver::solve(level, &options(args), backend, on_progress, &cancel)
-        }
-        (engine, backend) => {
-            driver::solve_by_search(level, engine, backend, args.max_steps, deadline, &cancel)
-        }
-    };
-    match result {
-        Ok(outcome) => LevelReport::from_outcome(name, level.number, level.title.clone(), &outcome),
+    let engine = config.engine_for(level);
+    match engine::solve(engine, level, &config.request, stop, progress) {
+        Ok(outcome) => LevelReport::from_outcome(file, level.number, level.title.clone(), &outcome),
         Err(e) => {
-            let status = match e {
-                SolveError::Unsupported(_) | SolveError::Solver(_) => Status::InputError,
-                SolveError::Internal(_) => Status::InternalError,
+            let kind = match e {
+                SolveError::Unsupported(_) | SolveError::Solver(_) => ErrorKind::Input,
+                SolveError::Internal(_) => ErrorKind::Internal,
             };
-            let mut r = LevelReport::new(name, level.number, level.title.clone(), status);
-            r.message = Some(e.to_string());
-            r
+            let (number, title) = (Some(level.number), level.title.clone());
+            LevelReport::error(file, number, title, kind, e.to_string())
         }
     }
 }

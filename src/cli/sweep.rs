@@ -1,15 +1,17 @@
 //! `satsoko sweep`: SAT/UNSAT, size and time for every bound in a range.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use plotters::prelude::*;
 
-use super::args::SweepArgs;
+use super::args::{FormatArg, SweepArgs};
+use super::config::{Purpose, SolveConfig};
 use super::input::read_level;
-use super::report::{EXIT_INPUT, EXIT_INTERNAL, EXIT_OK};
-use crate::driver::{self, SweepRow};
+use super::report::{EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE};
+use crate::encode::EncodingKind;
+use crate::engine::SolveError;
+use crate::engine::unroll::{self, SweepRow};
 use crate::sat::SolveResult;
 
 fn verdict(r: SolveResult) -> &'static str {
@@ -25,19 +27,21 @@ fn opt(x: Option<u64>) -> String {
 }
 
 /// Runs `sweep` and returns the exit code.
-pub fn run(args: &SweepArgs) -> i32 {
-    if let Err(e) = args.engine.check(false) {
-        eprintln!("error: {e}");
-        return super::report::EXIT_USAGE;
-    }
+pub fn run(args: &SweepArgs, format: Option<FormatArg>) -> i32 {
+    let config = match SolveConfig::or_usage(&args.engine, args.to, None, format, Purpose::Sweep) {
+        Ok(config) => config,
+        Err(code) => return code,
+    };
     if args.to < args.from {
         eprintln!(
             "error: --to ({}) is smaller than --from ({})",
             args.to, args.from
         );
-        return super::report::EXIT_USAGE;
+        return EXIT_USAGE;
     }
-    let level = match read_level(&args.file, args.level) {
+    let request = &config.request;
+    let encoding = (request.encoding).unwrap_or_else(|| EncodingKind::for_metric(request.metric));
+    let level = match read_level(&args.file, args.level, config.format) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("error: {e}");
@@ -45,11 +49,11 @@ pub fn run(args: &SweepArgs) -> i32 {
         }
     };
     // Refuse an encoding that cannot model the level before anything is printed.
-    if let Err(e) = driver::check_supported(&level, args.engine.encoding()) {
+    if let Err(e) = unroll::check_supported(&level, encoding) {
         eprintln!("error: {e}");
         return EXIT_INPUT;
     }
-    let backend = match args.engine.solver_choice().backend(None) {
+    let backend = match request.solver.backend(None) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: {e}");
@@ -69,37 +73,30 @@ pub fn run(args: &SweepArgs) -> i32 {
         "k", "result", "variables", "clauses", "conflicts", "decisions", "cuts", "seconds"
     ));
     let mut rows = Vec::new();
-    let swept = driver::sweep(
-        &level,
-        args.engine.encoding(),
-        backend,
-        args.from,
-        args.to,
-        &mut |r| {
-            bar.set_message(r.k.to_string());
-            bar.inc(1);
-            bar.suspend(|| {
-                super::say(&format!(
-                    "{:>5} {:>7} {:>10} {:>10} {:>10} {:>10} {:>6} {:>9.3}",
-                    r.k,
-                    verdict(r.result),
-                    r.variables,
-                    r.clauses,
-                    opt(r.conflicts),
-                    opt(r.decisions),
-                    r.cuts,
-                    r.seconds
-                ))
-            });
-            rows.push(r.clone());
-        },
-    );
+    let swept = unroll::sweep(&level, encoding, backend, args.from, args.to, &mut |r| {
+        bar.set_message(r.k.to_string());
+        bar.inc(1);
+        bar.suspend(|| {
+            super::say(&format!(
+                "{:>5} {:>7} {:>10} {:>10} {:>10} {:>10} {:>6} {:>9.3}",
+                r.k,
+                verdict(r.result),
+                r.variables,
+                r.clauses,
+                opt(r.conflicts),
+                opt(r.decisions),
+                r.cuts,
+                r.seconds
+            ))
+        });
+        rows.push(r.clone());
+    });
     bar.finish_and_clear();
     if let Err(e) = swept {
         eprintln!("error: {e}");
         return match e {
-            driver::SolveError::Internal(_) => EXIT_INTERNAL,
-            driver::SolveError::Unsupported(_) | driver::SolveError::Solver(_) => EXIT_INPUT,
+            SolveError::Internal(_) => EXIT_INTERNAL,
+            SolveError::Unsupported(_) | SolveError::Solver(_) => EXIT_INPUT,
         };
     }
     let title = format!(
@@ -109,13 +106,13 @@ pub fn run(args: &SweepArgs) -> i32 {
         level.name()
     );
     if let Some(path) = &args.csv
-        && let Err(e) = std::fs::write(path, csv(&rows))
+        && let Err(e) = write_csv(path, &rows)
     {
         eprintln!("error: cannot write {}: {e}", path.display());
         return EXIT_INPUT;
     }
     if let Some(path) = &args.svg
-        && let Err(e) = plot(path, &title, &args.engine.encoding().to_string(), &rows)
+        && let Err(e) = plot(path, &title, encoding.name(), &rows)
     {
         eprintln!("error: cannot write {}: {e}", path.display());
         return EXIT_INPUT;
@@ -123,23 +120,35 @@ pub fn run(args: &SweepArgs) -> i32 {
     EXIT_OK
 }
 
-fn csv(rows: &[SweepRow]) -> String {
-    let mut out = String::from("k,result,variables,clauses,conflicts,decisions,cuts,seconds\n");
+/// One row of the CSV.
+#[derive(serde::Serialize)]
+struct CsvRow {
+    k: usize,
+    result: &'static str,
+    variables: u64,
+    clauses: u64,
+    conflicts: Option<u64>,
+    decisions: Option<u64>,
+    cuts: usize,
+    seconds: String,
+}
+
+fn write_csv(path: &Path, rows: &[SweepRow]) -> Result<(), csv::Error> {
+    let mut w = csv::Writer::from_path(path)?;
     for r in rows {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{:.6}",
-            r.k,
-            verdict(r.result),
-            r.variables,
-            r.clauses,
-            r.conflicts.map_or(String::new(), |x| x.to_string()),
-            r.decisions.map_or(String::new(), |x| x.to_string()),
-            r.cuts,
-            r.seconds
-        );
+        w.serialize(CsvRow {
+            k: r.k,
+            result: verdict(r.result),
+            variables: r.variables,
+            clauses: r.clauses,
+            conflicts: r.conflicts,
+            decisions: r.decisions,
+            cuts: r.cuts,
+            seconds: format!("{:.6}", r.seconds),
+        })?;
     }
-    out
+    w.flush()?;
+    Ok(())
 }
 
 /// Time (log scale) against k; SAT points green circles, UNSAT red crosses.

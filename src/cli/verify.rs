@@ -2,10 +2,11 @@
 
 use serde_json::json;
 
-use super::args::VerifyArgs;
+use super::args::{FormatArg, VerifyArgs};
+use super::config::format_of;
 use super::input::read_level;
 use super::report::{EXIT_INPUT, EXIT_OK, EXIT_REJECTED};
-use crate::rules::replay;
+use crate::game::replay;
 
 /// "1 move", "2 moves", "1 push", "2 pushes".
 fn count(n: usize, word: &str) -> String {
@@ -17,8 +18,8 @@ fn count(n: usize, word: &str) -> String {
 }
 
 /// Runs `verify` and returns the exit code.
-pub fn run(args: &VerifyArgs) -> i32 {
-    let level = match read_level(&args.file, args.level) {
+pub fn run(args: &VerifyArgs, format: Option<FormatArg>) -> i32 {
+    let level = match read_level(&args.file, args.level, format.map(format_of)) {
         Ok(level) => level,
         Err(e) => {
             eprintln!("error: {e}");

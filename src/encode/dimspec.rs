@@ -206,8 +206,8 @@ mod tests {
         let text = "######\n#@   #\n# $ .#\n######\n";
         let level = parse_xsb("t", text).unwrap().remove(0);
         let spec = write(&level, EncodingKind::Moves, &[]).unwrap();
-        let best = match crate::search::shortest_moves(&level, 20, 100_000) {
-            crate::search::SearchResult::Optimal(m) => m,
+        let best = match crate::engine::oracle::shortest_moves(&level, 20, 100_000) {
+            crate::engine::oracle::SearchResult::Optimal(m) => m,
             r => panic!("{r:?}"),
         };
         for k in 0..best {

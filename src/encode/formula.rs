@@ -3,8 +3,8 @@
 
 use super::{Decoded, Encoding, EncodingKind};
 use crate::analysis::Analysis;
+use crate::game::Plan;
 use crate::level::Level;
-use crate::plan::Plan;
 use crate::sat::dimacs::CnfBuffer;
 use crate::sat::{ClauseSink, Lit};
 

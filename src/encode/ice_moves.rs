@@ -2,16 +2,16 @@
 //! its whole slide. Each possible outcome of a move (which cells along the ray hold
 //! boxes decides how far the player or the pushed box slides) gets its own variable,
 //! enumerated from the rules engine's own definition of a move
-//! ([`crate::rules::move_outcome`]), so the encoding cannot drift from the rules.
+//! ([`crate::game::rules::move_outcome`]), so the encoding cannot drift from the rules.
 //! See `encodings/moves.md` (section "Ice").
 
 use std::collections::{BTreeMap, HashMap};
 
 use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells};
 use crate::analysis::Analysis;
+use crate::game::rules::{MoveEffect, move_outcome};
+use crate::game::{Move, Plan};
 use crate::level::{Cell, Direction, Level};
-use crate::plan::{Move, Plan};
-use crate::rules::{MoveEffect, move_outcome};
 use crate::sat::cnf::{at_most_one, implies};
 use crate::sat::{ClauseSink, Lit, Term};
 

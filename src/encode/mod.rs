@@ -12,13 +12,16 @@ pub mod pushes;
 use std::fmt;
 use std::str::FromStr;
 
+use serde::{Deserialize, Serialize};
+
 use crate::analysis::Analysis;
+use crate::game::{Metric, Plan};
 use crate::level::Level;
-use crate::plan::Plan;
 use crate::sat::{ClauseSink, Lit, Term};
 
 /// The encodings satsoko has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum EncodingKind {
     /// One player move per step (move-optimal).
     Moves,
@@ -65,10 +68,18 @@ impl EncodingKind {
     }
 
     /// The metric the first satisfiable k is optimal for.
-    pub fn metric(self) -> &'static str {
+    pub fn metric(self) -> Metric {
         match self {
-            EncodingKind::Moves => "moves",
-            EncodingKind::Pushes | EncodingKind::PushesLazy => "pushes",
+            EncodingKind::Moves => Metric::Moves,
+            EncodingKind::Pushes | EncodingKind::PushesLazy => Metric::Pushes,
+        }
+    }
+
+    /// The default encoding for a metric: `moves`, or the layered `pushes`.
+    pub fn for_metric(metric: Metric) -> EncodingKind {
+        match metric {
+            Metric::Moves => EncodingKind::Moves,
+            Metric::Pushes => EncodingKind::Pushes,
         }
     }
 

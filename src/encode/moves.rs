@@ -10,8 +10,8 @@ use std::collections::HashMap;
 
 use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells};
 use crate::analysis::{Analysis, UNREACHABLE};
+use crate::game::{Move, Plan};
 use crate::level::{Cell, Direction, Level};
-use crate::plan::{Move, Plan};
 use crate::sat::cnf::{at_most_one, implies, implies_any};
 use crate::sat::{ClauseSink, Lit, Term};
 
@@ -56,7 +56,7 @@ impl MovesEncoding {
             player_distance: analysis.player_distance.clone(),
             moves_to_box_at: analysis.moves_to_box_at.clone(),
             pushes_to_goal: analysis.pushes_to_goal.clone(),
-            freeze_blocks: analysis.freeze_blocks.clone(),
+            freeze_blocks: analysis.deadlocks.freeze_blocks().to_vec(),
             parity: analysis.parity,
             commute: !level.has_ice(),
             uniform: false,

@@ -19,9 +19,8 @@ use super::commute::{StepTerms, add_commutation};
 use super::potential::{POTENTIAL_SLACK, Potential, initial_potential};
 use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells};
 use crate::analysis::{Analysis, UNREACHABLE, push_distances_from};
+use crate::game::{Region, plan_from_pushes};
 use crate::level::{Cell, Direction, Level};
-use crate::pathfind::{plan_from_pushes, reachable};
-use crate::rules::State;
 use crate::sat::cnf::{at_least_one, at_most_one, implies};
 use crate::sat::{ClauseSink, Lit, Term};
 
@@ -96,14 +95,11 @@ impl PushesEncoding {
             live: analysis.live.clone(),
             pushes_to_goal: analysis.pushes_to_goal.clone(),
             pushes_from_start: push_distances_from(level, start_boxes),
-            deadlocks: {
-                let dead_pairs = analysis.pair_table.pairs().filter(|p| p.2.is_none());
-                let dead_triples = analysis.dead_triples.iter();
-                let mut sets = analysis.freeze_blocks.clone();
-                sets.extend(dead_pairs.map(|(a, b, _)| vec![a, b]));
-                sets.extend(dead_triples.map(|t| t.to_vec()));
-                sets
-            },
+            deadlocks: analysis
+                .deadlocks
+                .patterns()
+                .map(<[Cell]>::to_vec)
+                .collect(),
             costly_pairs: analysis
                 .pair_table
                 .pairs()
@@ -478,18 +474,19 @@ impl Encoding for PushesEncoding {
         // Check each step's walk on the model's own box configuration; every step the
         // player cannot make gives a cut.
         let mut new_cuts = Vec::new();
+        let mut region = Region::new(&self.level);
         for (t, &(c, d)) in pushes.iter().enumerate() {
             let boxes: Vec<bool> = (0..n).map(|x| self.boxes[t][x].eval(model)).collect();
             let Some(player) = (0..n).find(|&x| self.player[t][x].eval(model)) else {
                 return Decoded::Invalid(format!("no player cell at step {t}"));
             };
-            let state = State { player, boxes };
-            let inside = reachable(&self.level, &state);
+            region.fill(&self.level, &boxes, player);
+            let inside = region.mask();
             let behind = self.level.neighbor(c, d.opposite());
             if !inside[behind] {
                 let walls: Vec<Cell> = (0..n)
                     .filter(|&x| {
-                        state.boxes[x]
+                        boxes[x]
                             && !inside[x]
                             && Direction::ALL.iter().any(|&e| {
                                 self.level.checked_neighbor(x, e).is_some_and(|y| inside[y])

@@ -15,7 +15,8 @@ pub use xsb::{parse_xsb, parse_xsb_entries};
 use std::fmt;
 
 /// The input formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     /// XSB / SOK collections (with the ice extension).
     Xsb,

@@ -1,23 +1,20 @@
 //! CaDiCaL in process (cargo feature `cadical`), through the `cadical` crate, which
-//! builds the solver's C++ sources. Unlike varisat it can be interrupted: a deadline
-//! stops a solve call cleanly.
+//! builds the solver's C++ sources. Its terminate callback stops a solve call cleanly.
 
-use std::time::Instant;
+use super::{ClauseSink, Counter, Interrupt, Lit, SatBackend, SolveResult, SolverStats};
 
-use super::{ClauseSink, Counter, Lit, SatBackend, SolveResult, SolverStats};
+/// Tells CaDiCaL to stop once the interrupt answers true.
+struct Stop(Option<Interrupt>);
 
-/// Tells CaDiCaL to stop once the deadline has passed.
-struct Deadline(Option<Instant>);
-
-impl cadical::Callbacks for Deadline {
+impl cadical::Callbacks for Stop {
     fn terminate(&mut self) -> bool {
-        self.0.is_some_and(|d| Instant::now() >= d)
+        self.0.as_ref().is_some_and(|stop| stop())
     }
 }
 
 /// CaDiCaL behind [`SatBackend`].
 pub struct CadicalBackend {
-    solver: cadical::Solver<Deadline>,
+    solver: cadical::Solver<Stop>,
     counter: Counter,
     assumptions: Vec<Lit>,
     assumptions_used: bool,
@@ -25,10 +22,10 @@ pub struct CadicalBackend {
 }
 
 impl CadicalBackend {
-    /// A new solver that gives up (answers Unknown) once `deadline` has passed.
-    pub fn new(deadline: Option<Instant>) -> CadicalBackend {
+    /// A new solver that gives up (answers Unknown) once `interrupt` answers true.
+    pub fn new(interrupt: Option<Interrupt>) -> CadicalBackend {
         let mut solver = cadical::Solver::new();
-        solver.set_callbacks(Some(Deadline(deadline)));
+        solver.set_callbacks(Some(Stop(interrupt)));
         CadicalBackend {
             solver,
             counter: Counter::default(),
@@ -99,5 +96,12 @@ mod tests {
     #[test]
     fn solves_under_assumptions() {
         crate::sat::conformance::incremental_assumptions(&mut CadicalBackend::new(None));
+    }
+
+    #[test]
+    fn an_interrupt_stops_a_hard_solve() {
+        crate::sat::conformance::interrupt_stops_a_hard_solve(&mut |i| {
+            Box::new(CadicalBackend::new(Some(i)))
+        });
     }
 }

@@ -1,5 +1,7 @@
 //! Reusable CNF building blocks.
 
+use itertools::Itertools;
+
 use super::{ClauseSink, Lit, Term};
 
 /// Up to this many literals, at-most-one uses the pairwise encoding (n(n-1)/2 binary
@@ -35,10 +37,8 @@ fn at_most_one_up_to(sink: &mut dyn ClauseSink, terms: &[Term], pairwise_limit: 
         return;
     }
     if lits.len() <= pairwise_limit {
-        for (i, &a) in lits.iter().enumerate() {
-            for &b in &lits[i + 1..] {
-                sink.add_clause(&[!a, !b]);
-            }
+        for [a, b] in lits.iter().copied().array_combinations() {
+            sink.add_clause(&[!a, !b]);
         }
         return;
     }
@@ -123,9 +123,24 @@ pub fn implied_by_any(sink: &mut dyn ClauseSink, terms: &[Term]) -> Term {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::sat::{SatBackend, SolveResult, VarisatBackend};
+
+    /// `pigeons` pigeons in `holes` holes, each in one hole, no two in one: UNSAT when
+    /// there are more pigeons, and exponentially hard for resolution.
+    pub(crate) fn pigeonhole(sink: &mut dyn ClauseSink, pigeons: usize, holes: usize) {
+        let vars: Vec<Vec<Term>> = (0..pigeons)
+            .map(|_| (0..holes).map(|_| sink.new_var().into()).collect())
+            .collect();
+        for row in &vars {
+            at_least_one(sink, row);
+        }
+        for h in 0..holes {
+            let column: Vec<Term> = vars.iter().map(|row| row[h]).collect();
+            at_most_one_pairwise(sink, &column);
+        }
+    }
 
     /// Counts the assignments of `n` inputs the constraint allows, by solving under
     /// every full assignment.

@@ -4,14 +4,20 @@
 //! The command is split on white space. `{in}` in it is replaced by the input file (else
 //! the file is appended as the last argument); `{out}`, if present, is replaced by a file
 //! the solver writes its answer to (MiniSat's style), else the answer is read from the
-//! solver's standard output.
+//! solver's standard output. While the solver runs, the interrupt is asked every few
+//! milliseconds; when it says stop, the solver process is killed.
 
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use super::dimacs::{CnfBuffer, SolverAnswer, parse_answer};
-use super::{ClauseSink, Lit, SatBackend, SolveResult, SolverStats};
+use super::{ClauseSink, Interrupt, Lit, SatBackend, SolveResult, SolverStats};
+
+/// How often a running solver process is looked at.
+const POLL: Duration = Duration::from_millis(10);
 
 /// An outside solver behind [`SatBackend`].
 pub struct ExternalBackend {
@@ -19,7 +25,21 @@ pub struct ExternalBackend {
     cnf: CnfBuffer,
     model: Vec<bool>,
     last_error: Option<String>,
-    calls: u64,
+    interrupt: Option<Interrupt>,
+}
+
+/// Why a call gave no verdict.
+enum Failure {
+    /// The interrupt stopped it.
+    Interrupted,
+    /// The solver could not be run or its answer not read.
+    Failed(String),
+}
+
+impl From<String> for Failure {
+    fn from(why: String) -> Failure {
+        Failure::Failed(why)
+    }
 }
 
 /// A fresh temporary path, unique within this process.
@@ -30,8 +50,9 @@ fn temp_path(tag: &str) -> PathBuf {
 }
 
 impl ExternalBackend {
-    /// A backend running `command` (e.g. `"cadical -q"` or `"minisat {in} {out}"`).
-    pub fn new(command: &str) -> Result<ExternalBackend, String> {
+    /// A backend running `command` (e.g. `"cadical -q"` or `"minisat {in} {out}"`),
+    /// killed when `interrupt` answers true.
+    pub fn new(command: &str, interrupt: Option<Interrupt>) -> Result<ExternalBackend, String> {
         let command: Vec<String> = command.split_whitespace().map(str::to_string).collect();
         if command.is_empty() {
             return Err("the solver command is empty".into());
@@ -41,16 +62,11 @@ impl ExternalBackend {
             cnf: CnfBuffer::new(),
             model: Vec::new(),
             last_error: None,
-            calls: 0,
+            interrupt,
         })
     }
 
-    /// Why the last solve returned [`SolveResult::Unknown`], if it did.
-    pub fn last_error(&self) -> Option<&str> {
-        self.last_error.as_deref()
-    }
-
-    fn run(&mut self, assumptions: &[Lit]) -> Result<SolverAnswer, String> {
+    fn run(&mut self, assumptions: &[Lit]) -> Result<SolverAnswer, Failure> {
         let input = temp_path("in.cnf");
         let output = temp_path("out.txt");
         let units: Vec<Vec<Lit>> = assumptions.iter().map(|&l| vec![l]).collect();
@@ -69,27 +85,56 @@ impl ExternalBackend {
         if !has_in {
             args.push(input.display().to_string());
         }
-        let result = Command::new(&self.command[0])
-            .args(&args)
-            .stdin(Stdio::null())
-            .stderr(Stdio::null())
-            .output();
+        let finished = self.wait_for(&args);
         let _ = std::fs::remove_file(&input);
-        let out = result.map_err(|e| format!("cannot run {:?}: {e}", self.command[0]))?;
+        let (status, stdout) = finished?;
         let text = if has_out {
             let t = std::fs::read_to_string(&output)
                 .map_err(|e| format!("the solver wrote no answer file: {e}"))?;
             let _ = std::fs::remove_file(&output);
             t
         } else {
-            String::from_utf8_lossy(&out.stdout).into_owned()
+            stdout
         };
         match parse_answer(&text)? {
             // Solvers conventionally exit with 10 (SAT) and 20 (UNSAT); trust the text,
             // but an empty answer with one of those codes still tells the verdict.
-            SolverAnswer::Unknown if out.status.code() == Some(20) => Ok(SolverAnswer::Unsat),
+            SolverAnswer::Unknown if status.code() == Some(20) => Ok(SolverAnswer::Unsat),
             answer => Ok(answer),
         }
+    }
+
+    /// Runs the solver with `args` until it exits (its status and standard output) or
+    /// the interrupt says stop (then it is killed).
+    fn wait_for(&self, args: &[String]) -> Result<(std::process::ExitStatus, String), Failure> {
+        let mut child = Command::new(&self.command[0])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot run {:?}: {e}", self.command[0]))?;
+        // Read the answer on the side, so a long one cannot fill the pipe and block.
+        let mut stdout = child.stdout.take().expect("piped stdout");
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stdout.read_to_string(&mut text);
+            text
+        });
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if self.interrupt.as_ref().is_some_and(|stop| stop()) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    let _ = reader.join();
+                    return Err(Failure::Interrupted);
+                }
+                Ok(None) => std::thread::sleep(POLL),
+                Err(e) => return Err(format!("lost the solver process: {e}").into()),
+            }
+        };
+        Ok((status, reader.join().unwrap_or_default()))
     }
 }
 
@@ -109,7 +154,6 @@ impl SatBackend for ExternalBackend {
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
-        self.calls += 1;
         match self.run(assumptions) {
             Ok(SolverAnswer::Sat(model)) => {
                 self.model = model;
@@ -121,7 +165,11 @@ impl SatBackend for ExternalBackend {
                 self.last_error = Some("the solver gave no verdict".into());
                 SolveResult::Unknown
             }
-            Err(e) => {
+            Err(Failure::Interrupted) => {
+                self.last_error = None;
+                SolveResult::Unknown
+            }
+            Err(Failure::Failed(e)) => {
                 self.last_error = Some(e);
                 SolveResult::Unknown
             }

@@ -17,6 +17,7 @@ pub use varisat_backend::VarisatBackend;
 
 use std::fmt;
 use std::ops::Not;
+use std::sync::Arc;
 
 /// A literal in DIMACS numbering: variable `v` is `v`, its negation `-v` (v ≥ 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -214,42 +215,83 @@ impl Counter {
     }
 }
 
-/// Which solver to use.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SolverChoice {
+/// A question a backend asks while it solves: "should I stop now?". Solvers that can
+/// be interrupted ask it inside a solve call, so an engine's stop signal reaches into
+/// the solver (the SAT layer knows nothing of engines, only of this closure).
+pub type Interrupt = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// The solvers built into satsoko.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SolverName {
     /// varisat, embedded (the default).
     Varisat,
     /// CaDiCaL in process (cargo feature `cadical`).
     Cadical,
+}
+
+impl SolverName {
+    /// Both, in the order help texts list them.
+    pub const ALL: [SolverName; 2] = [SolverName::Varisat, SolverName::Cadical];
+
+    /// The name users type and reports show.
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverName::Varisat => "varisat",
+            SolverName::Cadical => "cadical",
+        }
+    }
+}
+
+/// Which solver to use.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SolverChoice {
+    /// A solver built into satsoko, in process.
+    Builtin(SolverName),
     /// An outside DIMACS solver command (see [`external`]).
     Command(String),
+}
+
+impl Default for SolverChoice {
+    fn default() -> Self {
+        SolverChoice::Builtin(SolverName::Varisat)
+    }
 }
 
 impl SolverChoice {
     /// The name shown in reports.
     pub fn name(&self) -> &str {
         match self {
-            SolverChoice::Varisat => "varisat",
-            SolverChoice::Cadical => "cadical",
+            SolverChoice::Builtin(name) => name.name(),
             SolverChoice::Command(cmd) => cmd,
         }
     }
 
-    /// Creates the backend. `deadline` stops backends that can be interrupted.
-    pub fn backend(
-        &self,
-        deadline: Option<std::time::Instant>,
-    ) -> Result<Box<dyn SatBackend>, String> {
-        let _ = deadline;
+    /// Whether the solver runs in this process (so it can be asked many small
+    /// questions cheaply).
+    pub fn in_process(&self) -> bool {
+        matches!(self, SolverChoice::Builtin(_))
+    }
+
+    /// Creates the backend. With `interrupt`, a solve call returns
+    /// [`SolveResult::Unknown`] soon after the closure answers true.
+    pub fn backend(&self, interrupt: Option<Interrupt>) -> Result<Box<dyn SatBackend>, String> {
         match self {
-            SolverChoice::Varisat => Ok(Box::new(VarisatBackend::new())),
+            SolverChoice::Builtin(SolverName::Varisat) => {
+                Ok(Box::new(VarisatBackend::with_interrupt(interrupt)))
+            }
             #[cfg(feature = "cadical")]
-            SolverChoice::Cadical => Ok(Box::new(CadicalBackend::new(deadline))),
+            SolverChoice::Builtin(SolverName::Cadical) => {
+                Ok(Box::new(CadicalBackend::new(interrupt)))
+            }
             #[cfg(not(feature = "cadical"))]
-            SolverChoice::Cadical => Err(
+            SolverChoice::Builtin(SolverName::Cadical) => Err(
                 "this satsoko was built without CaDiCaL; rebuild with `--features cadical`".into(),
             ),
-            SolverChoice::Command(cmd) => Ok(Box::new(external::ExternalBackend::new(cmd)?)),
+            SolverChoice::Command(cmd) => {
+                Ok(Box::new(external::ExternalBackend::new(cmd, interrupt)?))
+            }
         }
     }
 }
@@ -274,5 +316,17 @@ pub(crate) mod conformance {
         s.add_clause(&[!b]);
         assert_eq!(s.solve(&[a]), SolveResult::Unsat);
         assert!(!s.assumptions_used());
+    }
+
+    /// A backend whose interrupt says "stop" from the start answers Unknown on a
+    /// formula far too hard to finish first (10 pigeons in 9 holes), and says it was
+    /// stopped, not that it failed.
+    pub fn interrupt_stops_a_hard_solve(
+        make: &mut dyn FnMut(super::Interrupt) -> Box<dyn SatBackend>,
+    ) {
+        let mut s = make(std::sync::Arc::new(|| true));
+        super::cnf::tests::pigeonhole(s.as_mut(), 10, 9);
+        assert_eq!(s.solve(&[]), SolveResult::Unknown);
+        assert_eq!(s.failure(), None);
     }
 }

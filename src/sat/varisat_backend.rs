@@ -1,8 +1,17 @@
 //! The embedded default solver, varisat (pure Rust, incremental).
+//!
+//! varisat has no terminate callback. It does write proofs, and a proof writer that
+//! fails stops the solve call at once; so an interruptible backend writes its own proof
+//! format (the one that allows assumptions) into a sink that discards it and fails when
+//! the interrupt says stop. The solver cannot be used after that, which is all a
+//! stopped engine needs.
+
+use std::io;
 
 use varisat::ExtendFormula;
+use varisat::solver::ProofFormat;
 
-use super::{ClauseSink, Counter, Lit, SatBackend, SolveResult, SolverStats};
+use super::{ClauseSink, Counter, Interrupt, Lit, SatBackend, SolveResult, SolverStats};
 
 /// varisat behind [`SatBackend`].
 pub struct VarisatBackend {
@@ -12,6 +21,25 @@ pub struct VarisatBackend {
     assumptions_used: bool,
     failed: Vec<Lit>,
     buffer: Vec<varisat::Lit>,
+    /// Set once a solve call was interrupted: the solver is unusable after that.
+    interrupted: bool,
+}
+
+/// A proof sink that keeps nothing and fails once the interrupt answers true.
+struct StopSink(Interrupt);
+
+impl io::Write for StopSink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if (self.0)() {
+            Err(io::Error::other("interrupted"))
+        } else {
+            Ok(buf.len())
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 impl Default for VarisatBackend {
@@ -29,7 +57,15 @@ pub const VSIDS_DECAY: f32 = 0.8;
 impl VarisatBackend {
     /// A new empty solver.
     pub fn new() -> VarisatBackend {
+        VarisatBackend::with_interrupt(None)
+    }
+
+    /// A new empty solver whose solve calls stop soon after `interrupt` answers true.
+    pub fn with_interrupt(interrupt: Option<Interrupt>) -> VarisatBackend {
         let mut solver = varisat::Solver::new();
+        if let Some(interrupt) = interrupt {
+            solver.write_proof(StopSink(interrupt), ProofFormat::Varisat);
+        }
         let mut config = varisat::config::SolverConfigUpdate::new();
         config.vsids_decay = Some(VSIDS_DECAY);
         solver
@@ -42,6 +78,7 @@ impl VarisatBackend {
             assumptions_used: true,
             failed: Vec::new(),
             buffer: Vec::new(),
+            interrupted: false,
         }
     }
 }
@@ -69,6 +106,9 @@ impl SatBackend for VarisatBackend {
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
+        if self.interrupted {
+            return SolveResult::Unknown;
+        }
         // The buffers are reused: search engines ask many small questions.
         self.buffer.clear();
         self.buffer
@@ -97,7 +137,10 @@ impl SatBackend for VarisatBackend {
                 self.assumptions_used = !self.failed.is_empty();
                 SolveResult::Unsat
             }
-            Err(_) => SolveResult::Unknown,
+            Err(_) => {
+                self.interrupted = true;
+                SolveResult::Unknown
+            }
         }
     }
 
@@ -126,5 +169,16 @@ mod tests {
     #[test]
     fn solves_under_assumptions() {
         crate::sat::conformance::incremental_assumptions(&mut VarisatBackend::new());
+        let never: Interrupt = std::sync::Arc::new(|| false);
+        crate::sat::conformance::incremental_assumptions(&mut VarisatBackend::with_interrupt(
+            Some(never),
+        ));
+    }
+
+    #[test]
+    fn an_interrupt_stops_a_hard_solve() {
+        crate::sat::conformance::interrupt_stops_a_hard_solve(&mut |i| {
+            Box::new(VarisatBackend::with_interrupt(Some(i)))
+        });
     }
 }

@@ -1,7 +1,10 @@
 //! Shared helpers for the integration tests: a small deterministic random generator of
-//! Sokoban levels (no external crate, so failures reproduce from the seed alone).
+//! Sokoban levels (no external crate, so failures reproduce from the seed alone), a plain
+//! run of the binary, and in [`cli`] the helpers of the end-to-end tests of the binary.
 
 #![allow(dead_code)]
+
+pub mod cli;
 
 use std::process::{Command, Output};
 

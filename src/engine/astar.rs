@@ -1,10 +1,10 @@
 //! A* over push positions: the classical baseline the SAT encodings are measured
 //! against, and an oracle for levels too large for the brute-force search of
-//! [`search`](crate::search).
+//! [`oracle`](super::oracle).
 //!
 //! A node is a box configuration plus the player's region, named by its smallest cell; an
 //! edge is one push and costs 1, walks are free. The heuristic is the matching potential
-//! ([`Analysis::matching_potential`]), a lower bound on the pushes left in every position,
+//! of the shared [`Heuristic`](crate::analysis::Heuristic), a lower bound on the pushes left in every position,
 //! and nodes are reopened when a cheaper path reaches them, so the first solved position
 //! taken off the queue is push-optimal. Positions static analysis proves dead (dead
 //! squares, freeze blocks, dead pairs and triples) are never generated, so a search that
@@ -15,15 +15,51 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
-use crate::analysis::{Analysis, DeadlockIndex};
+use super::push_search::{self, Push, SearchAnswer};
+use super::{About, Engine, Outcome, Progress, SatUse, SolveError, Stop, StopReason, Task};
+use crate::analysis::Analysis;
+use crate::game::{Metric, Region};
 use crate::level::{Cell, Direction, Level};
-use crate::pathfind::Region;
 
-/// The name reports give this search where they name a SAT solver.
-pub const NAME: &str = "astar";
+/// Positions the search may store before it gives up (a few GiB at most).
+pub const MAX_POSITIONS: usize = 20_000_000;
+
+/// The A* baseline: no SAT, push-optimal, no ice.
+pub struct Astar;
+
+static ABOUT: About = About {
+    name: "astar",
+    summary: "no SAT: the classical A* baseline over pushes (push-optimal, no ice)",
+    metrics: &[Metric::Pushes],
+    sat: SatUse::None,
+    encodings: false,
+    ice: false,
+    cores: 1,
+    auto: false,
+};
+
+impl Engine for Astar {
+    fn about(&self) -> &'static About {
+        &ABOUT
+    }
+
+    fn run(
+        &self,
+        task: &Task,
+        stop: &Stop,
+        _progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Outcome, SolveError> {
+        let limits = AstarLimits {
+            max_pushes: task.max_steps,
+            max_positions: MAX_POSITIONS,
+        };
+        let (answer, stored) = optimal_pushes(task.level, task.analysis, &limits, stop);
+        let mut outcome = push_search::outcome(&ABOUT, task, answer)?;
+        outcome.stats.positions = Some(stored as u64);
+        Ok(outcome)
+    }
+}
 
 /// Limits of one search.
 #[derive(Clone, Copy, Debug)]
@@ -32,22 +68,6 @@ pub struct AstarLimits {
     pub max_pushes: usize,
     /// Positions stored before the search gives up (memory grows with them).
     pub max_positions: usize,
-    /// Wall-clock time after which the search gives up.
-    pub deadline: Option<Instant>,
-}
-
-/// How a search ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SearchAnswer {
-    /// A push-optimal plan, as pushes `(box cell before the push, direction)`.
-    Optimal(Vec<(Cell, Direction)>),
-    /// No plan of at most this many pushes exists.
-    NoneWithin(usize),
-    /// No plan exists at all.
-    Unsolvable,
-    /// Stopped by a limit or from outside before an answer; the number of positions
-    /// stored.
-    Stopped(usize),
 }
 
 /// One stored position.
@@ -64,63 +84,25 @@ struct Node {
     push: (u16, u8),
 }
 
-/// Static facts the search reads for every push.
-struct Pruning<'a> {
-    analysis: &'a Analysis,
-    /// Heuristic per cell (`φ` of the matching potential; 0 outside the player's region).
-    potential: Vec<i64>,
-    offset: i64,
-    /// The deadlock patterns by cell.
-    deadlocks: DeadlockIndex,
-}
-
-impl Pruning<'_> {
-    fn heuristic(&self, boxes: &[u16]) -> i64 {
-        self.offset
-            + boxes
-                .iter()
-                .map(|&b| self.potential[b as usize])
-                .sum::<i64>()
-    }
-
-    /// Whether the box just pushed from `from` to `to` makes the position dead
-    /// (`boxes` is the new box mask, `box_cells` the cells before the push).
-    fn dead_after(&self, to: Cell, boxes: &[bool], box_cells: &[u16], from: Cell) -> bool {
-        let others = box_cells.iter().map(|&o| o as usize).filter(|&o| o != from);
-        self.deadlocks
-            .dead_after(self.analysis, to, |c| boxes[c], others)
-    }
-}
-
 /// Searches `level` (without ice; `analysis` is its static analysis) for a push-optimal
-/// plan within `limits`. `cancel` stops it from another thread.
+/// plan within `limits`, checking `stop`; also returns the positions stored.
 pub fn optimal_pushes(
     level: &Level,
     analysis: &Analysis,
     limits: &AstarLimits,
-    cancel: &AtomicBool,
-) -> SearchAnswer {
-    if analysis.unsolvable.is_some() {
-        return SearchAnswer::Unsolvable;
+    stop: &Stop,
+) -> (SearchAnswer, usize) {
+    if let Some(reason) = &analysis.unsolvable {
+        return (SearchAnswer::Unsolvable(reason.clone()), 0);
     }
-    let cells = level.cell_count();
-    let (potential, offset) = match &analysis.matching_potential {
-        Some(m) => (m.cell.iter().map(|p| p.unwrap_or(0)).collect(), m.offset),
-        None => (vec![0; cells], 0),
-    };
-    let pruning = Pruning {
-        analysis,
-        potential,
-        offset,
-        deadlocks: DeadlockIndex::new(analysis, cells),
-    };
-
+    let heuristic = &analysis.heuristic;
     let mut mask = level.initial_boxes().to_vec();
     // The expanded node's region, and its children's.
-    let mut reach = Region::new(cells);
-    let mut child_reach = Region::new(cells);
+    let mut reach = Region::new(level);
+    let mut child_reach = Region::new(level);
     let start_boxes: Box<[u16]> = level.box_cells().map(|c| c as u16).collect();
     let start_player = reach.fill(level, &mask, level.player());
+    let potential = |boxes: &[u16]| heuristic.potential(boxes.iter().map(|&b| b as Cell));
 
     let mut nodes = vec![Node {
         boxes: start_boxes.clone(),
@@ -131,8 +113,9 @@ pub fn optimal_pushes(
     }];
     let mut index: HashMap<(Box<[u16]>, u16), u32> = HashMap::new();
     index.insert((start_boxes.clone(), start_player as u16), 0);
+    let start_h = potential(&start_boxes);
     // Smallest f first; among equal f the deeper node, which is closer to a plan.
-    let mut queue = BinaryHeap::from([(Reverse(pruning.heuristic(&start_boxes)), 0u32, 0u32)]);
+    let mut queue = BinaryHeap::from([(Reverse(start_h), 0u32, 0u32)]);
     let mut cut_by_bound = false;
     let mut expanded = 0usize;
 
@@ -142,16 +125,14 @@ pub fn optimal_pushes(
             continue; // a cheaper path reached this node after it was queued
         }
         if node.boxes.iter().all(|&b| level.is_goal(b as usize)) {
-            return SearchAnswer::Optimal(path_to(&nodes, id));
+            return (SearchAnswer::Optimal(path_to(&nodes, id)), nodes.len());
         }
         expanded += 1;
-        if expanded.is_multiple_of(1024)
-            && (cancel.load(Ordering::Relaxed)
-                || limits.deadline.is_some_and(|d| Instant::now() >= d))
-        {
-            return SearchAnswer::Stopped(nodes.len());
+        if expanded.is_multiple_of(1024) && stop.should_stop() {
+            return (SearchAnswer::Stopped(StopReason::Time), nodes.len());
         }
         let boxes = node.boxes.clone();
+        let h = potential(&boxes);
         mask.fill(false);
         for &b in boxes.iter() {
             mask[b as usize] = true;
@@ -170,13 +151,16 @@ pub fn optimal_pushes(
                 }
                 mask[b] = false;
                 mask[to] = true;
-                if !pruning.dead_after(to, &mask, &boxes, b) {
+                let others = boxes.iter().map(|&o| o as usize).filter(|&o| o != b);
+                let dead =
+                    (analysis.deadlocks).dead_after(&analysis.pair_table, to, |c| mask[c], others);
+                if !dead {
                     let mut next: Box<[u16]> = boxes.clone();
                     next[i] = to as u16;
                     next.sort_unstable();
                     let player = child_reach.fill(level, &mask, b) as u16;
                     let g = pushes + 1;
-                    let f = g as i64 + pruning.heuristic(&next);
+                    let f = g as i64 + h + heuristic.change(b, to);
                     if f > limits.max_pushes as i64 {
                         cut_by_bound = true;
                     } else {
@@ -193,7 +177,10 @@ pub fn optimal_pushes(
                             }
                             None => {
                                 if nodes.len() >= limits.max_positions {
-                                    return SearchAnswer::Stopped(nodes.len());
+                                    let why = StopReason::Memory {
+                                        positions: nodes.len() as u64,
+                                    };
+                                    return (SearchAnswer::Stopped(why), nodes.len());
                                 }
                                 let k = nodes.len() as u32;
                                 nodes.push(Node {
@@ -217,15 +204,18 @@ pub fn optimal_pushes(
             }
         }
     }
-    if cut_by_bound {
+    let answer = if cut_by_bound {
         SearchAnswer::NoneWithin(limits.max_pushes)
     } else {
-        SearchAnswer::Unsolvable
-    }
+        SearchAnswer::Unsolvable(
+            "the search ran out of positions that are not deadlocks".to_string(),
+        )
+    };
+    (answer, nodes.len())
 }
 
 /// The pushes from the start to node `id`.
-fn path_to(nodes: &[Node], mut id: u32) -> Vec<(Cell, Direction)> {
+fn path_to(nodes: &[Node], mut id: u32) -> Vec<Push> {
     let mut pushes = Vec::new();
     while id != 0 {
         let node = &nodes[id as usize];
@@ -238,39 +228,31 @@ fn path_to(nodes: &[Node], mut id: u32) -> Vec<(Cell, Direction)> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
+    use crate::engine::oracle::{SearchResult, shortest_pushes};
+    use crate::game::plan_from_pushes;
     use crate::level::parse_xsb;
-    use crate::pathfind::plan_from_pushes;
-    use crate::search::{SearchResult, shortest_pushes};
 
     fn limits(max_pushes: usize) -> AstarLimits {
         AstarLimits {
             max_pushes,
             max_positions: 1_000_000,
-            deadline: None,
         }
     }
 
     fn run(text: &str, max_pushes: usize) -> SearchAnswer {
         let level = parse_xsb("t", text).unwrap().remove(0);
         let analysis = Analysis::new(&level);
-        optimal_pushes(
-            &level,
-            &analysis,
-            &limits(max_pushes),
-            &AtomicBool::new(false),
-        )
+        optimal_pushes(&level, &analysis, &limits(max_pushes), &Stop::never()).0
     }
 
     #[test]
     fn finds_the_optimum_and_a_replayable_plan() {
         let text = "#######\n#@    #\n# $$ .#\n#   . #\n#######\n";
         let level = parse_xsb("t", text).unwrap().remove(0);
-        let analysis = Analysis::new(&level);
-        let result = optimal_pushes(&level, &analysis, &limits(50), &AtomicBool::new(false));
-        let SearchAnswer::Optimal(pushes) = result else {
-            panic!("no plan: {result:?}");
+        let SearchAnswer::Optimal(pushes) = run(text, 50) else {
+            panic!("no plan");
         };
         assert_eq!(
             shortest_pushes(&level, 50, 1_000_000),
@@ -280,23 +262,25 @@ pub(crate) mod tests {
         assert!(plan.verify(&level).is_ok());
     }
 
-    /// Bounds, a dead level and a solved start: what every push search must answer
-    /// (`run` solves a level text within a number of pushes). Shared with `pdr`.
-    pub(crate) fn check_bounds_and_dead_levels(run: &dyn Fn(&str, usize) -> SearchAnswer) {
-        let text = "########\n#@ $  .#\n########\n";
-        assert_eq!(run(text, 2), SearchAnswer::NoneWithin(2));
-        assert!(matches!(run(text, 3), SearchAnswer::Optimal(p) if p.len() == 3));
-        // A box in a corner, off its goal: dead.
-        assert_eq!(
-            run("#####\n#.  #\n# @$#\n#####\n", 10),
-            SearchAnswer::Unsolvable
-        );
-        // Already solved.
-        assert_eq!(run("####\n#@*#\n####\n", 10), SearchAnswer::Optimal(vec![]));
+    #[test]
+    fn bounds_and_dead_levels() {
+        push_search::check_bounds_and_dead_levels(&run);
     }
 
     #[test]
-    fn bounds_and_dead_levels() {
-        check_bounds_and_dead_levels(&run);
+    fn a_stopped_search_says_so() {
+        let text = "#######\n#@    #\n# $$ .#\n#   . #\n#######\n";
+        let level = parse_xsb("t", text).unwrap().remove(0);
+        let analysis = Analysis::new(&level);
+        // Too small a memory: the search gives up and says why.
+        let tiny = AstarLimits {
+            max_pushes: 50,
+            max_positions: 2,
+        };
+        let (answer, _) = optimal_pushes(&level, &analysis, &tiny, &Stop::never());
+        assert!(matches!(
+            answer,
+            SearchAnswer::Stopped(StopReason::Memory { .. })
+        ));
     }
 }

@@ -1,10 +1,12 @@
-//! Brute-force search over the rules engine: the oracle the SAT encodings are tested
-//! against. Exponential; meant for small levels only.
+//! Brute-force search over the rules engine: the oracle every engine is tested against.
+//! Exponential; meant for small levels only. It uses nothing but the rules (no
+//! analysis, no region fill), so that what it says does not depend on the code it
+//! checks.
 
 use std::collections::{HashMap, VecDeque};
 
+use crate::game::{State, apply_move};
 use crate::level::{Direction, Level};
-use crate::rules::{State, apply_move};
 
 /// The answer of a brute-force search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

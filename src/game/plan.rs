@@ -2,8 +2,36 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
+use crate::game::rules::{self, Replay, ReplayError};
 use crate::level::{Direction, Level};
-use crate::rules::{self, Replay, ReplayError};
+
+/// What a plan's length is counted in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Metric {
+    /// Every move, walk or push.
+    Moves,
+    /// Pushes only (walks are free).
+    Pushes,
+}
+
+impl Metric {
+    /// The name users type and reports show.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Moves => "moves",
+            Metric::Pushes => "pushes",
+        }
+    }
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// One move of a plan: a direction and whether it pushes a box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +73,14 @@ impl Plan {
     /// Number of pushes.
     pub fn push_count(&self) -> usize {
         self.moves.iter().filter(|m| m.push).count()
+    }
+
+    /// The plan's length in `metric`.
+    pub fn count(&self, metric: Metric) -> usize {
+        match metric {
+            Metric::Moves => self.move_count(),
+            Metric::Pushes => self.push_count(),
+        }
     }
 
     /// Replays the plan through the rules engine; `Ok` only if every move is legal,

@@ -137,6 +137,7 @@ impl<V> PositionTable<V> {
     }
 
     /// The number of keys.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         (self.slots.values())
             .map(|slot| match slot {

@@ -1,0 +1,106 @@
+//! The arguments resolved once into a typed configuration: clap's flags (low level)
+//! become the engine choice and the request every level is solved with (high level).
+//! Choices that cannot go together are refused here, before anything runs.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::args::{EngineArgs, FormatArg, OptimizeArg, SolverArg};
+use crate::engine::{self, Engine, EngineChoice, Request};
+use crate::game::Metric;
+use crate::level::{Format, Level};
+use crate::sat::{SolverChoice, SolverName};
+
+/// How every level of a run is solved.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolveConfig {
+    /// The engine, or `auto`.
+    pub engine: EngineChoice,
+    /// The metric, encoding, solver and bound.
+    pub request: Request,
+    /// The wall-clock limit per level.
+    pub timeout: Option<Duration>,
+    /// The input format forced with `--format`.
+    pub format: Option<Format>,
+}
+
+/// What a configuration is for: some commands need more of the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Solving levels (`solve`, `bench`).
+    Solve,
+    /// Sweeping the bound of an unrolled formula (`sweep`).
+    Sweep,
+}
+
+impl SolveConfig {
+    /// Resolves the engine arguments; `Err` is a usage error that names the options.
+    pub fn new(
+        args: &EngineArgs,
+        max_steps: usize,
+        timeout: Option<f64>,
+        format: Option<FormatArg>,
+        purpose: Purpose,
+    ) -> Result<SolveConfig, String> {
+        let metric = match (args.encoding, args.optimize) {
+            (Some(encoding), _) => encoding.metric(),
+            (None, Some(OptimizeArg::Moves)) => Metric::Moves,
+            (None, Some(OptimizeArg::Pushes) | None) => Metric::Pushes,
+        };
+        let solver = match (&args.solver_cmd, args.solver) {
+            (Some(cmd), _) => SolverChoice::Command(cmd.clone()),
+            (None, SolverArg::Varisat) => SolverChoice::Builtin(SolverName::Varisat),
+            (None, SolverArg::Cadical) => SolverChoice::Builtin(SolverName::Cadical),
+        };
+        let request = Request {
+            metric,
+            encoding: args.encoding,
+            solver,
+            max_steps,
+        };
+        if let EngineChoice::Named(engine) = args.engine {
+            let name = engine.about().name;
+            if purpose == Purpose::Sweep && !engine.about().encodings {
+                return Err(format!(
+                    "--engine {name} unrolls no formula; sweep needs --engine unroll (or auto)"
+                ));
+            }
+            engine::check_options(engine, &request)?;
+        }
+        Ok(SolveConfig {
+            engine: args.engine,
+            request,
+            timeout: timeout.map(Duration::from_secs_f64),
+            format: format.map(format_of),
+        })
+    }
+
+    /// [`SolveConfig::new`] with a refusal printed on stderr: `Err` holds the exit code
+    /// of a usage error.
+    pub fn or_usage(
+        args: &EngineArgs,
+        max_steps: usize,
+        timeout: Option<f64>,
+        format: Option<FormatArg>,
+        purpose: Purpose,
+    ) -> Result<SolveConfig, i32> {
+        SolveConfig::new(args, max_steps, timeout, format, purpose).map_err(|e| {
+            eprintln!("error: {e}");
+            super::report::EXIT_USAGE
+        })
+    }
+
+    /// The engine that solves `level`.
+    pub fn engine_for(&self, level: &Level) -> &'static dyn Engine {
+        self.engine.engine_for(level, &self.request)
+    }
+}
+
+/// The level format of a `--format` value.
+pub fn format_of(arg: FormatArg) -> Format {
+    match arg {
+        FormatArg::Xsb => Format::Xsb,
+        FormatArg::Numeric => Format::Numeric,
+    }
+}

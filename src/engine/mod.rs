@@ -1,0 +1,195 @@
+//! Engines: the ways satsoko searches for a plan, behind one contract.
+//!
+//! Every engine declares what it can do ([`About`]: the metrics it proves optimal, the
+//! SAT backend it needs, the cores it uses, whether it handles ice), takes a [`Task`]
+//! and a [`Stop`] it checks itself, and answers with an [`Outcome`]: the verdict, the
+//! plan, the bounds and its statistics as data (the CLI puts them into words).
+//! [`solve`] is the only way in: it analyses the level, checks that the engine can do
+//! the task, runs it, and replays every plan through the rules engine before anyone
+//! sees it. The engines are listed in [`registry`], which also holds the `auto` policy.
+//!
+//! A new engine is a file or folder here and one line in [`registry::ENGINES`].
+
+pub mod astar;
+pub mod oracle;
+mod outcome;
+pub mod pdr;
+pub mod push_search;
+pub mod registry;
+mod stop;
+pub mod unroll;
+
+pub use outcome::{FormulaSize, Outcome, Progress, SolveError, Statistics, StopReason, Verdict};
+pub use registry::{ENGINES, EngineChoice};
+pub use stop::Stop;
+
+use std::time::Instant;
+
+use crate::analysis::Analysis;
+use crate::encode::EncodingKind;
+use crate::game::Metric;
+use crate::level::Level;
+use crate::sat::SolverChoice;
+
+/// What an engine needs of the SAT layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SatUse {
+    /// No SAT solver at all.
+    None,
+    /// A solver in this process: it is asked many small questions.
+    InProcess,
+    /// Any backend, outside DIMACS programs included.
+    Any,
+}
+
+/// What an engine declares about itself.
+#[derive(Debug)]
+pub struct About {
+    /// The name `--engine` takes and reports show.
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub summary: &'static str,
+    /// The metrics whose optimum it proves (the first is its default).
+    pub metrics: &'static [Metric],
+    /// The SAT backend it needs.
+    pub sat: SatUse,
+    /// Whether it reads `--encoding` (unrolls a time-indexed formula).
+    pub encodings: bool,
+    /// Whether it handles levels with ice.
+    pub ice: bool,
+    /// How many cores it keeps busy.
+    pub cores: usize,
+    /// Whether `--engine auto` may pick it (the order of the registry is the order of
+    /// preference).
+    pub auto: bool,
+}
+
+/// What to solve and how.
+#[derive(Clone, Copy)]
+pub struct Task<'a> {
+    /// The level.
+    pub level: &'a Level,
+    /// Its static analysis.
+    pub analysis: &'a Analysis,
+    /// The metric to minimise.
+    pub metric: Metric,
+    /// The encoding the user named, if any (engines that unroll a formula).
+    pub encoding: Option<EncodingKind>,
+    /// The SAT solver (engines that ask one).
+    pub solver: &'a SolverChoice,
+    /// The longest plan to look for, in steps of the metric (pushes or moves).
+    pub max_steps: usize,
+}
+
+/// An engine: see the module documentation.
+pub trait Engine: Sync {
+    /// What it can do.
+    fn about(&self) -> &'static About;
+
+    /// The encoding it reports for `task` (the unrolled formula's, or its own formula's
+    /// family), if any.
+    fn encoding(&self, task: &Task) -> Option<EncodingKind> {
+        let _ = task;
+        None
+    }
+
+    /// Solves `task`, checking `stop` itself and calling `progress` as it goes. The plan
+    /// of a `Solved` verdict is replayed by [`solve`] before anyone sees it.
+    fn run(
+        &self,
+        task: &Task,
+        stop: &Stop,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Outcome, SolveError>;
+}
+
+/// Whether `engine` can solve `level` as `request` asks: `Err` says why not, in words
+/// that name the option to change.
+pub fn check(engine: &dyn Engine, level: &Level, request: &Request) -> Result<(), SolveError> {
+    let name = engine.about().name;
+    if level.has_ice() && !engine.about().ice {
+        return Err(SolveError::Unsupported(format!(
+            "the {name} search does not handle ice; this level has ice"
+        )));
+    }
+    check_options(engine, request).map_err(SolveError::Unsupported)
+}
+
+/// The part of [`check`] that needs no level: whether `engine` proves `request`'s
+/// metric optimal, reads the encoding named, and can use the solver.
+pub fn check_options(engine: &dyn Engine, request: &Request) -> Result<(), String> {
+    let about = engine.about();
+    let name = about.name;
+    if !about.metrics.contains(&request.metric) || (request.encoding.is_some() && !about.encodings)
+    {
+        return Err(format!(
+            "--engine {name} searches {} with its own formula; drop --encoding / \
+             --optimize moves, or use --engine unroll",
+            about.metrics[0]
+        ));
+    }
+    if about.sat == SatUse::InProcess && !request.solver.in_process() {
+        return Err(format!(
+            "--engine {name} asks its solver thousands of small questions; use --solver \
+             varisat or cadical, not --solver-cmd"
+        ));
+    }
+    Ok(())
+}
+
+/// Analyses `level` and solves it with `engine`: the gate every plan passes. A
+/// level the static analysis proves unsolvable is answered without running the engine;
+/// a plan the rules engine rejects is a bug of the engine and becomes
+/// [`SolveError::Internal`], never output.
+pub fn solve(
+    engine: &dyn Engine,
+    level: &Level,
+    request: &Request,
+    stop: &Stop,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Outcome, SolveError> {
+    let start = Instant::now();
+    check(engine, level, request)?;
+    let analysis = Analysis::new(level);
+    let task = Task {
+        level,
+        analysis: &analysis,
+        metric: request.metric,
+        encoding: request.encoding,
+        solver: &request.solver,
+        max_steps: request.max_steps,
+    };
+    let mut outcome = match &analysis.unsolvable {
+        Some(reason) => {
+            let mut o = Outcome::new(engine.about(), request.metric, Verdict::unsolvable(reason));
+            o.encoding = engine.encoding(&task);
+            o.solver = (engine.about().sat != SatUse::None).then(|| request.solver.name().into());
+            o
+        }
+        None => engine.run(&task, stop, progress)?,
+    };
+    if let Verdict::Solved { plan, .. } = &outcome.verdict
+        && let Err(e) = plan.verify(level)
+    {
+        return Err(SolveError::Internal(format!(
+            "the {} engine produced the plan {}, which fails replay: {e}",
+            engine.about().name,
+            plan.lurd()
+        )));
+    }
+    outcome.elapsed = start.elapsed();
+    Ok(outcome)
+}
+
+/// What the user asks of every level: the metric, the encoding and solver, the bound.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Request {
+    /// The metric to minimise.
+    pub metric: Metric,
+    /// The encoding named with `--encoding`, if any.
+    pub encoding: Option<EncodingKind>,
+    /// The SAT solver.
+    pub solver: SolverChoice,
+    /// The longest plan to look for, in steps of the metric.
+    pub max_steps: usize,
+}

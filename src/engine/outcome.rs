@@ -1,0 +1,178 @@
+//! What an engine answers: the verdict, the plan, the bounds and statistics, as data.
+//! The CLI puts them into words.
+
+use std::time::Duration;
+
+use super::About;
+use crate::encode::EncodingKind;
+use crate::game::{Metric, Plan};
+use crate::sat::SatBackend;
+
+/// How a level ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A plan, replayed by the rules engine.
+    Solved {
+        /// The plan.
+        plan: Plan,
+        /// Whether every shorter plan (in the outcome's metric) is proved impossible.
+        optimal: bool,
+    },
+    /// Proved to have no solution at all.
+    Unsolvable {
+        /// Why, in words.
+        reason: String,
+    },
+    /// No plan of at most `bound` steps exists (proved), and the user's bound stopped
+    /// the search there.
+    NoPlan {
+        /// The largest bound tried.
+        bound: usize,
+    },
+    /// Stopped before an answer.
+    Stopped {
+        /// What stopped it.
+        why: StopReason,
+    },
+}
+
+impl Verdict {
+    /// An unsolvable verdict with `reason`.
+    pub fn unsolvable(reason: &str) -> Verdict {
+        Verdict::Unsolvable {
+            reason: reason.to_string(),
+        }
+    }
+}
+
+/// What stopped an engine before an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The deadline passed or the run was cancelled.
+    Time,
+    /// The engine stored as many positions as it may (its memory limit).
+    Memory {
+        /// The positions stored.
+        positions: u64,
+    },
+}
+
+/// The size of a formula.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FormulaSize {
+    /// Variables.
+    pub variables: u64,
+    /// Clauses.
+    pub clauses: u64,
+}
+
+impl FormulaSize {
+    /// The size of the formula in `solver`.
+    pub fn of(solver: &dyn SatBackend) -> FormulaSize {
+        let stats = solver.stats();
+        FormulaSize {
+            variables: stats.variables,
+            clauses: stats.clauses,
+        }
+    }
+}
+
+/// Counters an engine reports (`None`: it has no such thing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Statistics {
+    /// SAT questions asked (`pdr`).
+    pub queries: Option<u64>,
+    /// Pushes found before and taken again without a question (`pdr`).
+    pub replayed: Option<u64>,
+    /// Lemmas learned (`pdr`).
+    pub lemmas: Option<u64>,
+    /// Of the lemmas, those kept in the whole-position table (`pdr`).
+    pub table_lemmas: Option<u64>,
+    /// The engine's own formula before anything was learned (`pdr`'s one-push formula).
+    pub base_formula: Option<FormulaSize>,
+    /// Cut clauses a lazy encoding added (`unroll` with `pushes-lazy`).
+    pub cuts: Option<u64>,
+    /// Positions stored (`astar`).
+    pub positions: Option<u64>,
+}
+
+/// Everything an engine says about one level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The engine's name.
+    pub engine: &'static str,
+    /// The metric searched (the one `optimal` and `k` refer to).
+    pub metric: Metric,
+    /// The steps of the plan in the metric, or the bound the answer is about.
+    pub k: Option<usize>,
+    /// The encoding used, if any.
+    pub encoding: Option<EncodingKind>,
+    /// The encoding asked for, when the level needed another one (ice).
+    pub fallback_from: Option<EncodingKind>,
+    /// The SAT solver's name (`None`: no SAT solver).
+    pub solver: Option<String>,
+    /// The formula at the end (`None`: no formula).
+    pub formula: Option<FormulaSize>,
+    /// The engine's counters.
+    pub stats: Statistics,
+    /// Wall-clock time from the analysis to the verdict.
+    pub elapsed: Duration,
+}
+
+impl Outcome {
+    /// An outcome of the engine `about` with nothing but the verdict.
+    pub fn new(about: &About, metric: Metric, verdict: Verdict) -> Outcome {
+        let k = match &verdict {
+            Verdict::Solved { plan, .. } => Some(plan.count(metric)),
+            Verdict::NoPlan { bound } => Some(*bound),
+            _ => None,
+        };
+        Outcome {
+            verdict,
+            engine: about.name,
+            metric,
+            k,
+            encoding: None,
+            fallback_from: None,
+            solver: None,
+            formula: None,
+            stats: Statistics::default(),
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
+/// What an engine reports while it works.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// The bound being tried.
+    pub bound: Option<usize>,
+    /// The formula so far.
+    pub formula: Option<FormulaSize>,
+}
+
+/// Why an engine could give no verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// The level or the options need something the engine does not do (e.g. ice).
+    Unsupported(String),
+    /// The SAT solver failed (an outside command that cannot run or gives no verdict).
+    Solver(String),
+    /// A bug: e.g. an engine produced a plan the rules engine rejects. Such a plan is
+    /// never printed.
+    Internal(String),
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::Unsupported(m) => f.write_str(m),
+            SolveError::Solver(m) => write!(f, "the SAT solver failed: {m}"),
+            SolveError::Internal(m) => write!(f, "internal error (please report): {m}"),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}

@@ -1,0 +1,61 @@
+//! What the push-level searches share: how a search over pushes ends, and the outcome
+//! that answer becomes.
+
+use super::{About, Outcome, SolveError, StopReason, Task, Verdict};
+use crate::game::{Metric, plan_from_pushes};
+use crate::level::{Cell, Direction};
+
+/// One push: the cell of the box before it, and the direction.
+pub type Push = (Cell, Direction);
+
+/// How a search over pushes ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchAnswer {
+    /// A push-optimal plan, as its pushes.
+    Optimal(Vec<Push>),
+    /// No plan of at most this many pushes exists.
+    NoneWithin(usize),
+    /// No plan exists at all; why, in words.
+    Unsolvable(String),
+    /// Stopped by a limit or from outside before an answer.
+    Stopped(StopReason),
+}
+
+/// The outcome of a push search: the plan gets its walks (the gate replays it).
+pub fn outcome(about: &About, task: &Task, answer: SearchAnswer) -> Result<Outcome, SolveError> {
+    let verdict = match answer {
+        SearchAnswer::Optimal(pushes) => {
+            let plan = plan_from_pushes(task.level, &pushes).map_err(|i| {
+                SolveError::Internal(format!(
+                    "the {} plan cannot make its push {}",
+                    about.name,
+                    i + 1
+                ))
+            })?;
+            Verdict::Solved {
+                plan,
+                optimal: true,
+            }
+        }
+        SearchAnswer::NoneWithin(bound) => Verdict::NoPlan { bound },
+        SearchAnswer::Unsolvable(reason) => Verdict::Unsolvable { reason },
+        SearchAnswer::Stopped(why) => Verdict::Stopped { why },
+    };
+    Ok(Outcome::new(about, Metric::Pushes, verdict))
+}
+
+/// Bounds, a dead level and a solved start: what every push search must answer
+/// (`run` solves a level text within a number of pushes).
+#[cfg(test)]
+pub(crate) fn check_bounds_and_dead_levels(run: &dyn Fn(&str, usize) -> SearchAnswer) {
+    let text = "########\n#@ $  .#\n########\n";
+    assert_eq!(run(text, 2), SearchAnswer::NoneWithin(2));
+    assert!(matches!(run(text, 3), SearchAnswer::Optimal(p) if p.len() == 3));
+    // A box in a corner, off its goal: dead.
+    assert!(matches!(
+        run("#####\n#.  #\n# @$#\n#####\n", 10),
+        SearchAnswer::Unsolvable(_)
+    ));
+    // Already solved.
+    assert_eq!(run("####\n#@*#\n####\n", 10), SearchAnswer::Optimal(vec![]));
+}

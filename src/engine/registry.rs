@@ -1,0 +1,139 @@
+//! The engines satsoko has, and the `auto` policy that picks one per level.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::{Engine, Request, SatUse, astar::Astar, pdr::Pdr, unroll::Unroll};
+use crate::level::Level;
+
+/// Every engine, in the order `auto` prefers them.
+pub static ENGINES: &[&dyn Engine] = &[&Pdr, &Unroll, &Astar];
+
+/// The engine with this name.
+pub fn by_name(name: &str) -> Option<&'static dyn Engine> {
+    ENGINES.iter().copied().find(|e| e.about().name == name)
+}
+
+/// The `--engine` choice: one engine, or `auto`.
+#[derive(Clone, Copy, Default)]
+pub enum EngineChoice {
+    /// The first engine of [`ENGINES`] that `auto` may pick and that can do the job.
+    #[default]
+    Auto,
+    /// This engine.
+    Named(&'static dyn Engine),
+}
+
+impl EngineChoice {
+    /// The engine for `level`. Under `auto`: the first engine `auto` may pick that
+    /// handles the level (ice), proves the metric optimal, reads `--encoding` if one
+    /// was named, and can use the solver (an outside program only suits engines that
+    /// take any backend).
+    pub fn engine_for(self, level: &Level, request: &Request) -> &'static dyn Engine {
+        match self {
+            EngineChoice::Named(engine) => engine,
+            EngineChoice::Auto => ENGINES
+                .iter()
+                .copied()
+                .find(|e| {
+                    let about = e.about();
+                    about.auto
+                        && (about.ice || !level.has_ice())
+                        && about.metrics.contains(&request.metric)
+                        && (about.encodings || request.encoding.is_none())
+                        && (about.sat == SatUse::Any || request.solver.in_process())
+                })
+                .expect("unroll takes every level, metric and solver"),
+        }
+    }
+
+    /// The name `--engine` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineChoice::Auto => "auto",
+            EngineChoice::Named(engine) => engine.about().name,
+        }
+    }
+}
+
+impl PartialEq for EngineChoice {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for EngineChoice {}
+
+impl fmt::Debug for EngineChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for EngineChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "auto" {
+            return Ok(EngineChoice::Auto);
+        }
+        by_name(s).map(EngineChoice::Named).ok_or_else(|| {
+            let names: Vec<&str> = ENGINES.iter().map(|e| e.about().name).collect();
+            format!("unknown engine {s:?}: use auto, {}", names.join(", "))
+        })
+    }
+}
+
+impl Serialize for EngineChoice {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for EngineChoice {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::EncodingKind;
+    use crate::game::Metric;
+    use crate::level::parse_xsb;
+    use crate::sat::{SolverChoice, SolverName};
+
+    #[test]
+    fn auto_picks_pdr_for_pushes_and_unroll_for_the_rest() {
+        let plain = &parse_xsb("t", "#####\n#@$.#\n#####\n").unwrap()[0];
+        let ice = &parse_xsb("t", "######\n#@$~.#\n######\n").unwrap()[0];
+        let varisat = SolverChoice::Builtin(SolverName::Varisat);
+        let command = SolverChoice::Command("minisat {in} {out}".into());
+        let auto = |level, metric, encoding, solver: &SolverChoice| {
+            let request = Request {
+                metric,
+                encoding,
+                solver: solver.clone(),
+                max_steps: 10,
+            };
+            EngineChoice::Auto.engine_for(level, &request).about().name
+        };
+        assert_eq!(auto(plain, Metric::Pushes, None, &varisat), "pdr");
+        assert_eq!(auto(ice, Metric::Pushes, None, &varisat), "unroll");
+        assert_eq!(auto(plain, Metric::Moves, None, &varisat), "unroll");
+        assert_eq!(
+            auto(plain, Metric::Pushes, Some(EncodingKind::Pushes), &varisat),
+            "unroll"
+        );
+        assert_eq!(auto(plain, Metric::Pushes, None, &command), "unroll");
+        // Every engine is found by its name, and auto is a name too.
+        for engine in ENGINES {
+            let name = engine.about().name;
+            assert_eq!(name.parse::<EngineChoice>().unwrap().name(), name);
+        }
+        assert!("nope".parse::<EngineChoice>().unwrap_err().contains("pdr"));
+    }
+}

@@ -1,0 +1,87 @@
+//! The stop signal every engine checks itself: a deadline and a cancel flag.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::sat::Interrupt;
+
+/// When to stop: at the deadline, or as soon as anyone cancels (Ctrl-C, or another
+/// engine that found the answer). Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct Stop {
+    deadline: Option<Instant>,
+    cancelled: Arc<AtomicBool>,
+}
+
+impl Stop {
+    /// A stop at `deadline` (never, if `None`) or when cancelled.
+    pub fn new(deadline: Option<Instant>) -> Stop {
+        Stop {
+            deadline,
+            cancelled: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// A stop that only a cancel triggers.
+    pub fn never() -> Stop {
+        Stop::new(None)
+    }
+
+    /// A stop at `deadline` that is also cancelled whenever this one is (a level's
+    /// time limit under the run's Ctrl-C, say).
+    pub fn with_deadline(&self, deadline: Option<Instant>) -> Stop {
+        Stop {
+            deadline,
+            cancelled: Arc::clone(&self.cancelled),
+        }
+    }
+
+    /// Asks every holder of this stop (and its clones) to stop.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether it was cancelled (as opposed to reaching the deadline).
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
+    /// Whether to stop now: cancelled, or past the deadline.
+    pub fn should_stop(&self) -> bool {
+        self.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The deadline, if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// The same question for a SAT backend, which knows nothing of engines.
+    pub fn interrupt(&self) -> Interrupt {
+        let stop = self.clone();
+        Arc::new(move || stop.should_stop())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clones_share_the_cancel_and_the_deadline_counts() {
+        let stop = Stop::never();
+        let other = stop.clone();
+        assert!(!other.should_stop());
+        stop.cancel();
+        assert!(other.should_stop() && other.is_cancelled());
+        let past = Stop::new(Some(Instant::now()));
+        assert!(past.should_stop() && !past.is_cancelled());
+        assert!((past.interrupt())());
+        let root = Stop::never();
+        let level = root.with_deadline(None);
+        assert!(!level.should_stop());
+        root.cancel();
+        assert!(level.should_stop());
+    }
+}

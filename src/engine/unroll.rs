@@ -1,0 +1,304 @@
+//! The incremental bounded planner: from the lower bound, add one layer of the
+//! time-indexed formula at a time and ask for the goal at step k under an assumption,
+//! so everything the solver learned carries over to k + 1. The first satisfiable k is
+//! optimal for the encoding's metric.
+
+use std::time::Instant;
+
+use super::{
+    About, Engine, FormulaSize, Outcome, Progress, SatUse, SolveError, Stop, StopReason, Task,
+    Verdict,
+};
+use crate::analysis::Analysis;
+use crate::encode::{Decoded, Encoding, EncodingKind};
+use crate::game::{Metric, Plan};
+use crate::level::Level;
+use crate::sat::{Lit, SatBackend, SolveResult};
+
+/// The time-indexed formula of an encoding, unrolled one step more per bound.
+pub struct Unroll;
+
+static ABOUT: About = About {
+    name: "unroll",
+    summary: "the time-indexed formula of --encoding, one step more per bound",
+    metrics: &[Metric::Pushes, Metric::Moves],
+    sat: SatUse::Any,
+    encodings: true,
+    ice: true,
+    cores: 1,
+    auto: true,
+};
+
+impl Engine for Unroll {
+    fn about(&self) -> &'static About {
+        &ABOUT
+    }
+
+    fn encoding(&self, task: &Task) -> Option<EncodingKind> {
+        Some(encoding_for(task).0)
+    }
+
+    fn run(
+        &self,
+        task: &Task,
+        stop: &Stop,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Outcome, SolveError> {
+        let backend = task
+            .solver
+            .backend(Some(stop.interrupt()))
+            .map_err(SolveError::Unsupported)?;
+        solve(task, backend, stop, progress)
+    }
+}
+
+/// The encoding `task` is unrolled with, and the one asked for when the level needed
+/// another: the pushes encodings do not model ice, so such levels are solved with
+/// `moves`.
+fn encoding_for(task: &Task) -> (EncodingKind, Option<EncodingKind>) {
+    let asked = task
+        .encoding
+        .unwrap_or_else(|| EncodingKind::for_metric(task.metric));
+    if task.level.has_ice() && !asked.supports_ice() {
+        (EncodingKind::Moves, Some(asked))
+    } else {
+        (asked, None)
+    }
+}
+
+/// Grows k from the lower bound to `task.max_steps`, asking for the goal at k under an
+/// assumption, until a plan is found, the bound is refuted for good, or `stop` says
+/// stop.
+fn solve(
+    task: &Task,
+    mut backend: Box<dyn SatBackend>,
+    stop: &Stop,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Outcome, SolveError> {
+    let (level, analysis) = (task.level, task.analysis);
+    let (kind, fallback_from) = encoding_for(task);
+    let metric = kind.metric();
+    let mut cuts = 0;
+    let finish = |verdict, backend: &dyn SatBackend, cuts: usize| {
+        let mut o = Outcome::new(&ABOUT, metric, verdict);
+        o.encoding = Some(kind);
+        o.fallback_from = fallback_from;
+        o.solver = Some(backend.name().to_string());
+        o.formula = Some(FormulaSize::of(backend));
+        o.stats.cuts = (kind == EncodingKind::PushesLazy).then_some(cuts as u64);
+        o
+    };
+    let lower = kind.lower_bound(analysis);
+    if lower > task.max_steps {
+        let verdict = Verdict::NoPlan {
+            bound: task.max_steps,
+        };
+        return Ok(finish(verdict, backend.as_ref(), cuts));
+    }
+    let mut encoding = kind.build(level, analysis, backend.as_mut());
+    let parity = kind.parity(analysis);
+    for k in lower..=task.max_steps {
+        if parity.is_some_and(|p| k % 2 != p) {
+            continue; // no plan has this many pushes (see Analysis::push_parity)
+        }
+        while encoding.steps() < k {
+            encoding.add_step(backend.as_mut());
+        }
+        if stop.should_stop() {
+            let verdict = Verdict::Stopped {
+                why: StopReason::Time,
+            };
+            return Ok(finish(verdict, backend.as_ref(), cuts));
+        }
+        encoding.goal_literal(k, backend.as_mut());
+        progress(&Progress {
+            bound: Some(k),
+            formula: Some(FormulaSize::of(backend.as_ref())),
+        });
+        match solve_bound(level, encoding.as_mut(), backend.as_mut(), k)? {
+            Bound::Plan(plan, n) => {
+                cuts += n;
+                let verdict = Verdict::Solved {
+                    plan,
+                    optimal: true,
+                };
+                return Ok(finish(verdict, backend.as_ref(), cuts));
+            }
+            Bound::Unsat {
+                clauses_alone,
+                cuts: n,
+            } => {
+                cuts += n;
+                if clauses_alone {
+                    // No sequence of k legal steps can begin a plan (the clauses without
+                    // the goal hold for every prefix of a shortest plan), so no longer
+                    // plan exists either, and every shorter bound was already refuted.
+                    let reason = format!("no sequence of {k} legal steps can begin a plan");
+                    let verdict = Verdict::Unsolvable { reason };
+                    return Ok(finish(verdict, backend.as_ref(), cuts));
+                }
+            }
+            Bound::Unknown => {
+                let verdict = Verdict::Stopped {
+                    why: StopReason::Time,
+                };
+                return Ok(finish(verdict, backend.as_ref(), cuts));
+            }
+        }
+    }
+    let verdict = Verdict::NoPlan {
+        bound: task.max_steps,
+    };
+    Ok(finish(verdict, backend.as_ref(), cuts))
+}
+
+/// The answer for one bound k.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// A verified plan of k steps, after this many cuts.
+    Plan(Plan, usize),
+    /// No plan of k steps; `clauses_alone` when even without the goal no k steps exist.
+    Unsat {
+        /// The formula is unsatisfiable without the goal assumption.
+        clauses_alone: bool,
+        /// Cuts added on the way.
+        cuts: usize,
+    },
+    /// The solver gave up.
+    Unknown,
+}
+
+/// Asks for the goal at exactly k (the layers up to k must exist). A lazy encoding may
+/// turn models down and add cuts; this solves again until a model is a real plan or the
+/// bound is refuted. Plans are replayed here.
+pub fn solve_bound(
+    level: &Level,
+    encoding: &mut dyn Encoding,
+    backend: &mut dyn SatBackend,
+    k: usize,
+) -> Result<Bound, SolveError> {
+    let goal = encoding.goal_literal(k, backend);
+    let kind = encoding.kind();
+    let mut cuts = 0;
+    loop {
+        match backend.solve(&[goal]) {
+            SolveResult::Sat => {
+                let vars = backend.stats().variables as u32;
+                let model: Vec<bool> = (0..=vars)
+                    .map(|v| v > 0 && backend.value(Lit::positive(v)))
+                    .collect();
+                let value = |l: Lit| model[l.var() as usize] == l.is_positive();
+                let plan = match encoding.decode(k, &value, backend) {
+                    Decoded::Plan(plan) => plan,
+                    Decoded::Refined(n) => {
+                        cuts += n;
+                        continue;
+                    }
+                    Decoded::Invalid(why) => {
+                        return Err(SolveError::Internal(format!(
+                            "the {kind} encoding gave a model that is not a plan (k={k}): {why}"
+                        )));
+                    }
+                };
+                // Replayed here too: a sweep reports a row as SAT only for a real plan.
+                plan.verify(level).map_err(|e| {
+                    SolveError::Internal(format!(
+                        "the {kind} encoding (k={k}) produced the plan {}, which fails \
+                         replay: {e}",
+                        plan.lurd()
+                    ))
+                })?;
+                return Ok(Bound::Plan(plan, cuts));
+            }
+            SolveResult::Unsat => {
+                return Ok(Bound::Unsat {
+                    clauses_alone: !backend.assumptions_used(),
+                    cuts,
+                });
+            }
+            SolveResult::Unknown => {
+                return match backend.failure() {
+                    Some(why) => Err(SolveError::Solver(why)),
+                    None => Ok(Bound::Unknown),
+                };
+            }
+        }
+    }
+}
+
+/// Whether `kind` can encode `level` (ice needs an encoding that models slides).
+pub fn check_supported(level: &Level, kind: EncodingKind) -> Result<(), SolveError> {
+    if level.has_ice() && !kind.supports_ice() {
+        return Err(SolveError::Unsupported(format!(
+            "the {kind} encoding does not handle ice yet; this level has ice"
+        )));
+    }
+    Ok(())
+}
+
+/// One row of a bound sweep.
+#[derive(Clone, Debug)]
+pub struct SweepRow {
+    /// The bound.
+    pub k: usize,
+    /// The answer for the goal at exactly k.
+    pub result: SolveResult,
+    /// Variables in the formula.
+    pub variables: u64,
+    /// Clauses in the formula.
+    pub clauses: u64,
+    /// Solver conflicts during this call, if reported.
+    pub conflicts: Option<u64>,
+    /// Solver decisions during this call, if reported.
+    pub decisions: Option<u64>,
+    /// Cuts a lazy encoding added for this k.
+    pub cuts: usize,
+    /// Seconds this k took (adding its layer and solving).
+    pub seconds: f64,
+}
+
+/// Solves the goal at every k in `from..=to` on one incremental solver (not stopping at
+/// the first SAT), calling `row` after each k.
+pub fn sweep(
+    level: &Level,
+    encoding: EncodingKind,
+    mut backend: Box<dyn SatBackend>,
+    from: usize,
+    to: usize,
+    row: &mut dyn FnMut(&SweepRow),
+) -> Result<(), SolveError> {
+    check_supported(level, encoding)?;
+    let analysis = Analysis::new(level);
+    let mut enc = encoding.build(level, &analysis, backend.as_mut());
+    for k in from..=to {
+        let start = Instant::now();
+        let before = backend.stats();
+        while enc.steps() < k {
+            enc.add_step(backend.as_mut());
+        }
+        let wrong_parity = encoding.parity(&analysis).is_some_and(|p| k % 2 != p);
+        let (result, cuts) = if analysis.unsolvable.is_some() || wrong_parity {
+            // Refuted without the solver: by static analysis, or by the push parity.
+            (SolveResult::Unsat, 0)
+        } else {
+            match solve_bound(level, enc.as_mut(), backend.as_mut(), k)? {
+                Bound::Plan(_, cuts) => (SolveResult::Sat, cuts),
+                Bound::Unsat { cuts, .. } => (SolveResult::Unsat, cuts),
+                Bound::Unknown => (SolveResult::Unknown, 0),
+            }
+        };
+        let after = backend.stats();
+        let delta = |a: Option<u64>, b: Option<u64>| Some(a? - b.unwrap_or(0));
+        row(&SweepRow {
+            k,
+            result,
+            variables: after.variables,
+            clauses: after.clauses,
+            conflicts: delta(after.conflicts, before.conflicts),
+            decisions: delta(after.decisions, before.decisions),
+            cuts,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+    }
+    Ok(())
+}

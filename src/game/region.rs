@@ -1,0 +1,280 @@
+//! The player's region: the one flood fill of the project.
+//!
+//! Every question "where can the player walk?" is answered here: the searches fill the
+//! region of each position they meet, plans get their walks between pushes from it, and
+//! the static analysis takes the open cells connected to the player from it. Walking
+//! follows the rules engine: on ice a step slides ([`slide_end`]), so a region on ice is
+//! the set of cells the player can come to rest on, which need not be symmetric.
+
+use crate::game::rules::slide_end;
+use crate::level::{Cell, Direction, Level};
+
+/// How one step of the fill goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Steps {
+    /// To any of the four neighbours that is not a wall and holds no box.
+    Adjacent,
+    /// As the rules move the player: onto a free neighbour, sliding on over ice.
+    Walking,
+}
+
+/// A reusable flood fill over one level. Each fill gets a new stamp, so nothing needs
+/// clearing between fills; the searches fill once per position they visit.
+pub struct Region {
+    steps: Steps,
+    stamp_of: Vec<u32>,
+    stamp: u32,
+    /// Cells whose neighbours are still to look at: a queue (read from its head) where
+    /// walks are wanted, a stack in the plain fill.
+    queue: Vec<Cell>,
+    /// For fills that record walks: the cell each reached cell was entered from, and
+    /// the direction of that step.
+    parent: Vec<(u32, Direction)>,
+}
+
+impl Region {
+    /// A fill that walks as the rules move the player (slides on ice).
+    pub fn new(level: &Level) -> Region {
+        let steps = if level.has_ice() {
+            Steps::Walking
+        } else {
+            Steps::Adjacent
+        };
+        Region::with_steps(level, steps)
+    }
+
+    /// A fill over plain adjacency, ice taken as floor: the cells anything could ever
+    /// pass over (the static analysis's region, which must not miss a cell a box
+    /// slides through).
+    pub fn adjacency(level: &Level) -> Region {
+        Region::with_steps(level, Steps::Adjacent)
+    }
+
+    fn with_steps(level: &Level, steps: Steps) -> Region {
+        Region {
+            steps,
+            stamp_of: vec![0; level.cell_count()],
+            stamp: 0,
+            queue: Vec::new(),
+            parent: Vec::new(),
+        }
+    }
+
+    /// Fills from `from` around `boxes` and returns the smallest cell reached, which
+    /// names the region (on floor without ice, every cell of a region gives the same
+    /// name).
+    pub fn fill(&mut self, level: &Level, boxes: &[bool], from: Cell) -> Cell {
+        self.flood(level, boxes, from, None, false).0
+    }
+
+    /// Whether `target` is in the region of `from` around `boxes`: a fill that stops
+    /// as soon as it gets there (after which [`Region::contains`] says nothing).
+    pub fn reaches(&mut self, level: &Level, boxes: &[bool], from: Cell, target: Cell) -> bool {
+        self.flood(level, boxes, from, Some(target), false).1
+    }
+
+    /// A shortest walk (no pushes) from `from` to `target` around `boxes`, as the
+    /// directions of its moves; `None` when the boxes wall `target` off.
+    pub fn walk(
+        &mut self,
+        level: &Level,
+        boxes: &[bool],
+        from: Cell,
+        target: Cell,
+    ) -> Option<Vec<Direction>> {
+        if !self.flood(level, boxes, from, Some(target), true).1 {
+            return None;
+        }
+        let mut path = Vec::new();
+        let mut at = target;
+        while at != from {
+            let (prev, dir) = self.parent[at];
+            path.push(dir);
+            at = prev as Cell;
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    /// Whether the last complete fill reached `cell`.
+    pub fn contains(&self, cell: Cell) -> bool {
+        self.stamp_of[cell] == self.stamp
+    }
+
+    /// The mask of the last complete fill.
+    pub fn mask(&self) -> Vec<bool> {
+        (0..self.stamp_of.len()).map(|c| self.contains(c)).collect()
+    }
+
+    /// Fills from `from` until the region is full or `target` is reached (recording
+    /// parents if `record`); returns the smallest cell reached and whether `target` was.
+    fn flood(
+        &mut self,
+        level: &Level,
+        boxes: &[bool],
+        from: Cell,
+        target: Option<Cell>,
+        record: bool,
+    ) -> (Cell, bool) {
+        if self.stamp == u32::MAX {
+            // After four billion fills, start the stamps again.
+            self.stamp_of.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.queue.clear();
+        self.queue.push(from);
+        self.stamp_of[from] = self.stamp;
+        if target == Some(from) {
+            return (from, true);
+        }
+        if record && self.parent.len() != self.stamp_of.len() {
+            self.parent = vec![(0, Direction::Left); self.stamp_of.len()];
+        }
+        // One loop per kind of step, so the searches' hot fill has no branch on it.
+        match (self.steps, record) {
+            (Steps::Adjacent, false) => self.spread_plain(level, boxes, target),
+            (Steps::Adjacent, true) => self.spread::<false>(level, boxes, target),
+            (Steps::Walking, false) => self.spread::<true>(level, boxes, target),
+            (Steps::Walking, true) => self.spread::<true>(level, boxes, target),
+        }
+    }
+
+    /// The fill on floor without ice when no walk is wanted: the order of the cells
+    /// does not matter, so they wait on a stack (the searches' hot loop).
+    fn spread_plain(
+        &mut self,
+        level: &Level,
+        boxes: &[bool],
+        target: Option<Cell>,
+    ) -> (Cell, bool) {
+        let stamp = self.stamp;
+        let width = level.width();
+        let mut smallest = self.queue[0];
+        while let Some(c) = self.queue.pop() {
+            smallest = smallest.min(c);
+            for n in [c - 1, c + 1, c - width, c + width] {
+                if self.stamp_of[n] != stamp && !level.is_wall(n) && !boxes[n] {
+                    if target == Some(n) {
+                        return (smallest.min(n), true);
+                    }
+                    self.stamp_of[n] = stamp;
+                    self.queue.push(n);
+                }
+            }
+        }
+        (smallest, false)
+    }
+
+    /// The breadth-first loop of [`Region::flood`], from the queue as it stands.
+    #[inline(never)]
+    fn spread<const SLIDES: bool>(
+        &mut self,
+        level: &Level,
+        boxes: &[bool],
+        target: Option<Cell>,
+    ) -> (Cell, bool) {
+        let stamp = self.stamp;
+        // Locals, so the loop keeps them in registers.
+        let mut queue = std::mem::take(&mut self.queue);
+        let stamp_of = &mut self.stamp_of[..];
+        let parent = &mut self.parent[..];
+        let width = level.width() as isize;
+        // The neighbours in the order of Direction::ALL (a floor cell is never on the
+        // grid's edge, so they exist).
+        let offsets = [-1, -width, 1, width];
+        let mut smallest = queue[0];
+        let mut head = 0;
+        let mut reached = false;
+        'fill: while head < queue.len() {
+            let c = queue[head];
+            head += 1;
+            smallest = smallest.min(c);
+            for (dir, offset) in Direction::ALL.into_iter().zip(offsets) {
+                let n = c.wrapping_add_signed(offset);
+                if level.is_wall(n) || boxes[n] {
+                    continue;
+                }
+                let to = if SLIDES {
+                    slide_end(level, boxes, n, dir)
+                } else {
+                    n
+                };
+                if stamp_of[to] == stamp {
+                    continue;
+                }
+                stamp_of[to] = stamp;
+                if let Some(p) = parent.get_mut(to) {
+                    *p = (c as u32, dir);
+                }
+                if target == Some(to) {
+                    smallest = smallest.min(to);
+                    reached = true;
+                    break 'fill;
+                }
+                queue.push(to);
+            }
+        }
+        self.queue = queue;
+        (smallest, reached)
+    }
+}
+
+/// The open cells connected to the player's start, boxes and ice taken as floor: the
+/// only cells where anything can ever move.
+pub fn player_region(level: &Level) -> Vec<bool> {
+    let mut region = Region::adjacency(level);
+    let no_boxes = vec![false; level.cell_count()];
+    region.fill(level, &no_boxes, level.player());
+    region.mask()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::parse_xsb;
+
+    fn level(text: &str) -> Level {
+        parse_xsb("t", text).unwrap().remove(0)
+    }
+
+    #[test]
+    fn reaches_agrees_with_a_full_fill() {
+        // Two boxes wall the player into the left part of the corridor.
+        let l = level("########\n#@ $  .#\n###$####\n  #.#\n  ###\n");
+        let mut full = Region::new(&l);
+        let mut early = Region::new(&l);
+        full.fill(&l, l.initial_boxes(), l.player());
+        for target in l.open_cells() {
+            assert_eq!(
+                early.reaches(&l, l.initial_boxes(), l.player(), target),
+                full.contains(target),
+                "cell {target}"
+            );
+        }
+        assert_eq!(full.mask().iter().filter(|&&c| c).count(), 2);
+    }
+
+    #[test]
+    fn walks_are_shortest_and_slide_on_ice() {
+        let l = level("#######\n#@    #\n# $  .#\n#     #\n#######\n");
+        let mut r = Region::new(&l);
+        let b = l.box_cells().next().unwrap();
+        let below = l.neighbor(b, Direction::Down);
+        let walk = r.walk(&l, l.initial_boxes(), l.player(), below).unwrap();
+        assert_eq!(walk.len(), 3);
+        // On ice one move slides to the far end.
+        let l = level("########\n#@~~~ $.#\n########\n");
+        let mut r = Region::new(&l);
+        let end = l.neighbor(l.player(), Direction::Right) + 3;
+        assert_eq!(
+            r.walk(&l, l.initial_boxes(), l.player(), end),
+            Some(vec![Direction::Right])
+        );
+        // The ice cells passed over are not places to stop.
+        r.fill(&l, l.initial_boxes(), l.player());
+        assert!(!r.contains(l.neighbor(l.player(), Direction::Right)));
+        // The analysis's region takes ice as floor.
+        assert!(player_region(&l)[l.neighbor(l.player(), Direction::Right)]);
+    }
+}

@@ -1,0 +1,234 @@
+//! End-to-end tests of the `satsoko` binary's engines and of ice: the ice example levels
+//! are read, verified with sliding and solved by the ice-aware moves encoding whatever the
+//! encoding asked for; the searches of their own (A* and pdr) solve push-optimally and
+//! refuse what they cannot do; and `--engine auto` picks pdr for push-optimal plans and
+//! the unrolled formula otherwise. Outputs are as docs/formats.md describes them.
+//!
+//! Every command runs in the crate's root, so file names in messages are the relative
+//! paths given on the command line.
+
+mod common;
+
+use common::cli::Encoding;
+use common::cli::{
+    MICROBAN, UNSOLVABLE, assert_verifies, expect_code, json_lines, levels_of, satsoko,
+    solved_lines_without_seconds, str_field, u64_field,
+};
+
+/// Small levels with ice (slides of the player and of pushed boxes).
+const ICE: &str = "levels/examples/ice.xsb";
+
+// ---------------------------------------------------------------------------------------
+// Ice: read, verified and solved
+
+#[test]
+fn ice_levels_are_read_and_verified_with_sliding() {
+    // The first move slides over two ice cells onto the floor, next to the box.
+    let run = expect_code(&["verify", ICE, "--level", "1", "--solution", "rR"], 0);
+    assert!(run.stdout.contains("(2 moves, 1 push)"), "{run:?}");
+    // So a second walk to the right would push the box.
+    let run = expect_code(&["verify", ICE, "--level", "1", "--solution", "rrR"], 6);
+    assert!(run.stdout.contains("letter 2 ('r') is illegal"), "{run:?}");
+    // The pushed box slides over the ice onto the goal.
+    expect_code(&["verify", ICE, "--level", "2", "--solution", "R"], 0);
+    expect_code(&["verify", ICE, "--level", "2", "--solution", "RR"], 6);
+    // The player, starting on ice, stops on the ice in front of the box.
+    expect_code(&["verify", ICE, "--level", "3", "--solution", "rR"], 0);
+    // Two slides: along the top row and down the right column.
+    let run = expect_code(&["verify", ICE, "--level", "4", "--solution", "rdlL"], 0);
+    assert!(run.stdout.contains("(4 moves, 1 push)"), "{run:?}");
+    expect_code(&["verify", ICE, "--level", "4", "--solution", "ddrrrdL"], 0);
+}
+
+/// Ice levels are solved by the ice-aware moves encoding, whatever the encoding asked
+/// for: the pushes encodings do not model slides, so they fall back to moves and say so.
+#[test]
+fn ice_levels_are_solved_with_the_moves_encoding() {
+    let best_moves = [2, 1, 2, 4];
+    for encoding in Encoding::ALL {
+        let run = expect_code(&[ICE, "--encoding", encoding.name(), "--json"], 0);
+        let lines = json_lines(&run);
+        assert_eq!(levels_of(&lines), [1, 2, 3, 4], "{run:?}");
+        for (v, moves) in lines.iter().zip(best_moves) {
+            assert_eq!(str_field(v, "status"), "solved", "{v}");
+            assert_eq!(str_field(v, "encoding"), "moves", "{v}");
+            assert_eq!(str_field(v, "optimal"), "moves", "{v}");
+            assert_eq!(u64_field(v, "moves"), moves, "{v}");
+            if encoding.name() != "moves" {
+                assert!(
+                    str_field(v, "message").contains("does not model ice"),
+                    "{v}"
+                );
+            }
+        }
+    }
+    // The same through a worker process (with a time limit).
+    let run = expect_code(&[ICE, "--level", "4", "--timeout", "30", "--json"], 0);
+    assert_eq!(u64_field(&json_lines(&run)[0], "moves"), 4);
+}
+
+/// Writing a pushes CNF for an ice level is refused (it could not express slides).
+#[test]
+fn pushes_cnf_of_an_ice_level_is_refused() {
+    let run = expect_code(&["encode", ICE, "--level", "1", "--steps", "2"], 1);
+    assert!(run.stderr.contains("does not handle ice"), "{run:?}");
+    expect_code(
+        &[
+            "encode",
+            ICE,
+            "--level",
+            "1",
+            "--steps",
+            "2",
+            "--encoding",
+            "moves",
+        ],
+        0,
+    );
+    let run = expect_code(
+        &["sweep", ICE, "--level", "1", "--from", "1", "--to", "2"],
+        1,
+    );
+    assert!(run.stderr.contains("does not handle ice"), "{run:?}");
+    // Refused before the table starts: nothing on stdout.
+    assert!(run.stdout.is_empty(), "{run:?}");
+}
+
+/// An ice-blind encoding once solved level 4 as if ice were floor and claimed its 7-move
+/// plan optimal, while two slides do it in 4 moves. Every ice level needs 1 push; the
+/// optimal move counts are in `levels/examples/ice.xsb`.
+#[test]
+fn ice_levels_never_claim_a_wrong_optimum() {
+    let best_moves = [2, 1, 2, 4];
+    for encoding in Encoding::ALL {
+        for (i, moves) in best_moves.into_iter().enumerate() {
+            let level = (i + 1).to_string();
+            let run = satsoko(&[
+                ICE,
+                "--level",
+                &level,
+                "--encoding",
+                encoding.name(),
+                "--json",
+            ]);
+            let v = &json_lines(&run)[0];
+            if v["status"] == "solved" {
+                assert_verifies(ICE, i as u64 + 1, str_field(v, "solution"));
+                if v["optimal"] == "moves" {
+                    assert_eq!(u64_field(v, "moves"), moves, "{v}");
+                }
+                if v["optimal"] == "pushes" {
+                    assert_eq!(u64_field(v, "pushes"), 1, "{v}");
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Engines
+
+/// The searches of their own: the A* baseline and the property-directed search.
+const SEARCHES: [&str; 2] = ["astar", "pdr"];
+
+#[test]
+fn searches_solve_push_optimally_and_build_no_formula() {
+    let sat = solved_lines_without_seconds(&[MICROBAN, "--level", "1-3"]);
+    for search in SEARCHES {
+        let run = expect_code(
+            &[MICROBAN, "--level", "1-3", "--engine", search, "--json"],
+            0,
+        );
+        for (v, s) in json_lines(&run).iter().zip(&sat) {
+            assert_eq!(v["engine"], search, "{v}");
+            assert_eq!(v["optimal"], "pushes", "{v}");
+            assert_eq!(v["pushes"], s["pushes"], "same optimum as SAT: {v} {s}");
+            // A* has no formula; pdr reports the one-push formula with its lemmas.
+            let sized = v.get("variables").is_some_and(|x| x.as_u64().is_some());
+            assert_eq!(sized, search == "pdr", "{v}");
+            assert_verifies(MICROBAN, u64_field(v, "level"), str_field(v, "solution"));
+        }
+        // Unsolvable levels and too small bounds get the usual verdicts and exit codes.
+        expect_code(&[UNSOLVABLE, "--engine", search], 3);
+        expect_code(
+            &[
+                MICROBAN,
+                "--level",
+                "1",
+                "--engine",
+                search,
+                "--max-steps",
+                "7",
+            ],
+            4,
+        );
+    }
+}
+
+#[test]
+fn auto_engine_is_pdr_for_push_optimal_plans_and_unroll_otherwise() {
+    let engine_of = |args: &[&str]| -> Vec<String> {
+        let run = expect_code(&[args, &["--json"]].concat(), 0);
+        json_lines(&run)
+            .iter()
+            .map(|v| str_field(v, "engine").to_string())
+            .collect()
+    };
+    assert_eq!(engine_of(&[MICROBAN, "--level", "2"]), ["pdr"]);
+    // pdr works with CaDiCaL too.
+    assert_eq!(
+        engine_of(&[MICROBAN, "--level", "2", "--solver", "cadical"]),
+        ["pdr"]
+    );
+    // Anything that asks for the unrolled formula, and ice, which pdr does not model.
+    for args in [
+        &[MICROBAN, "--level", "2", "--encoding", "pushes"][..],
+        &[MICROBAN, "--level", "2", "--optimize", "moves"],
+        &[MICROBAN, "--level", "2", "--engine", "unroll"],
+        &[ICE, "--level", "1"],
+    ] {
+        assert_eq!(engine_of(args), ["unroll"], "{args:?}");
+    }
+    // pdr needs a solver it can question thousands of times.
+    let run = expect_code(
+        &[
+            MICROBAN,
+            "--engine",
+            "pdr",
+            "--solver-cmd",
+            "minisat {in} {out}",
+        ],
+        2,
+    );
+    assert!(run.stderr.contains("--solver-cmd"), "{run:?}");
+}
+
+#[test]
+fn searches_refuse_what_they_cannot_do() {
+    for search in SEARCHES {
+        // No formula to sweep, no move-optimal search: usage errors, before any output.
+        for args in [
+            &[
+                "sweep", MICROBAN, "--from", "1", "--to", "2", "--engine", search,
+            ][..],
+            &[MICROBAN, "--engine", search, "--optimize", "moves"],
+            &[
+                "bench",
+                MICROBAN,
+                "--timeout",
+                "1",
+                "--engine",
+                search,
+                "--encoding",
+                "moves",
+            ],
+        ] {
+            let run = expect_code(args, 2);
+            assert_eq!(run.stdout, "", "{run:?}");
+            assert!(run.stderr.contains(search), "{run:?}");
+        }
+        // Ice is not modelled: an input error naming the reason.
+        let run = expect_code(&[ICE, "--level", "1", "--engine", search], 1);
+        assert!(run.stderr.contains("ice"), "{run:?}");
+    }
+}

@@ -1,0 +1,400 @@
+//! End-to-end tests of what the `satsoko` binary is given: level selection with
+//! `--level`, malformed and missing level files (exit code 1, with the file, level, line
+//! and column in the message), usage errors (exit code 2), and the exit code of a run
+//! over several files, as docs/formats.md describes them.
+//!
+//! The malformed files are those in `levels/malformed/`; the other levels are in
+//! `common::cli`. Every command runs in the crate's root, so file names in messages are
+//! the relative paths given on the command line.
+
+mod common;
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use common::cli::Encoding::{Moves, Pushes};
+use common::cli::{
+    SEALED, SOLVABLE, UNSOLVABLE, XSOKOBAN, check_solved_line, expect_code, json_lines, levels_of,
+    str_field, u64_field,
+};
+
+// ---------------------------------------------------------------------------------------
+// Level selection
+
+#[test]
+fn level_ranges_and_lists() {
+    let run = expect_code(&[SOLVABLE, "--level", "2-3", "--json"], 0);
+    assert_eq!(levels_of(&json_lines(&run)), [2, 3]);
+
+    let run = expect_code(&[SOLVABLE, "--level", "1,4-5,7", "--json"], 0);
+    let lines = json_lines(&run);
+    assert_eq!(levels_of(&lines), [1, 4, 5, 7]);
+    let pushes: Vec<u64> = lines.iter().map(|v| u64_field(v, "pushes")).collect();
+    assert_eq!(pushes, [1, 2, 1, 4]);
+
+    let run = expect_code(
+        &[
+            SOLVABLE,
+            "--level",
+            "1,4-5,7",
+            "--optimize",
+            "moves",
+            "--json",
+        ],
+        0,
+    );
+    let lines = json_lines(&run);
+    assert_eq!(levels_of(&lines), [1, 4, 5, 7]);
+    let moves: Vec<u64> = lines.iter().map(|v| u64_field(v, "moves")).collect();
+    assert_eq!(moves, [2, 3, 5, 24]);
+
+    // Levels come in file order, each once, whatever the order of the list.
+    let run = expect_code(&[SOLVABLE, "--level", "6,1,1-2", "--json"], 0);
+    assert_eq!(levels_of(&json_lines(&run)), [1, 2, 6]);
+
+    let run = expect_code(&[SOLVABLE, "--level", "4-4"], 0);
+    assert!(
+        run.stdout.contains("level 4 (Run-length encoded): solved"),
+        "{run:?}"
+    );
+    assert!(!run.stdout.contains("level 3"), "{run:?}");
+}
+
+#[test]
+fn level_beyond_the_file_is_an_input_error() {
+    let run = expect_code(&[SOLVABLE, "--level", "9"], 1);
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr
+            .contains("levels/examples/solvable.xsb: there is no level 9; the file has 7 level(s)"),
+        "{run:?}"
+    );
+
+    // The levels that do exist are still solved.
+    let run = expect_code(&[SOLVABLE, "--level", "6-9", "--json"], 1);
+    let lines = json_lines(&run);
+    let solved: Vec<u64> = lines
+        .iter()
+        .filter(|v| v["status"] == "solved")
+        .map(|v| u64_field(v, "level"))
+        .collect();
+    assert_eq!(solved, [6, 7], "{run:?}");
+    let errors: Vec<&Value> = lines.iter().filter(|v| v["status"] == "error").collect();
+    assert_eq!(errors.len(), 1, "{run:?}");
+    assert!(
+        str_field(errors[0], "message").contains("no level 9"),
+        "{run:?}"
+    );
+    assert_eq!(str_field(errors[0], "file"), SOLVABLE);
+}
+
+// ---------------------------------------------------------------------------------------
+// Input and usage errors
+
+/// Every file in `levels/malformed/`, with the start of the message it must produce
+/// (after `error: `).
+const MALFORMED: [(&str, &str); 14] = [
+    (
+        "bad_character.xsb",
+        "levels/malformed/bad_character.xsb: level 1, line 4, column 5: unexpected character 'x'",
+    ),
+    (
+        "two_players.xsb",
+        "levels/malformed/two_players.xsb: level 1, line 5, column 5: a second player; \
+         the first is at line 4, column 2",
+    ),
+    (
+        "no_player.xsb",
+        "levels/malformed/no_player.xsb: level 1, line 3: the level has no player",
+    ),
+    (
+        "no_box.xsb",
+        "levels/malformed/no_box.xsb: level 1, line 3: the level has no box",
+    ),
+    (
+        "box_goal_mismatch.xsb",
+        "levels/malformed/box_goal_mismatch.xsb: level 1, line 3: the level has 2 box(es) but \
+         1 goal(s)",
+    ),
+    (
+        "dangling_count.xsb",
+        "levels/malformed/dangling_count.xsb: level 1, line 4, column 7: a run-length count \
+         must be followed by a board character",
+    ),
+    (
+        "count_too_large.xsb",
+        "levels/malformed/count_too_large.xsb: level 1, line 3, column 1: run-length count is \
+         too large",
+    ),
+    (
+        "no_level.xsb",
+        "levels/malformed/no_level.xsb: no level found",
+    ),
+    (
+        "good_then_bad.xsb",
+        "levels/malformed/good_then_bad.xsb: level 2, line 12, column 4: unexpected character \
+         '?'",
+    ),
+    (
+        "not_utf8.xsb",
+        "levels/malformed/not_utf8.xsb: the file is not UTF-8 text (invalid byte at offset 49)",
+    ),
+    (
+        "numeric_unknown_code.txt",
+        "levels/malformed/numeric_unknown_code.txt: level 1, line 2, column 9: unknown code 42",
+    ),
+    (
+        "numeric_ragged.txt",
+        "levels/malformed/numeric_ragged.txt: level 1, line 2, column 3: row 2 has 4 numbers \
+         but row 1 has 5",
+    ),
+    (
+        "numeric_two_players.txt",
+        "levels/malformed/numeric_two_players.txt: level 1, line 2, column 13: a second \
+         player; the first is at line 2, column 4",
+    ),
+    (
+        "numeric_unbalanced.txt",
+        "levels/malformed/numeric_unbalanced.txt, line 1, column 1: '(' is never closed",
+    ),
+];
+
+#[test]
+fn malformed_files_name_file_level_line_and_column() {
+    for (name, message) in MALFORMED {
+        let path = format!("levels/malformed/{name}");
+        let run = expect_code(&[&path], 1);
+        let expected = format!("error: {message}");
+        assert!(
+            run.stderr.lines().any(|l| l.starts_with(&expected)),
+            "expected {expected:?}\n{run:?}"
+        );
+        assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+        if name != "good_then_bad.xsb" {
+            assert_eq!(run.stdout, "", "{run:?}");
+        }
+    }
+}
+
+#[test]
+fn every_file_in_levels_malformed_is_rejected() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/malformed");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    let mut listed: Vec<&str> = MALFORMED.iter().map(|(n, _)| *n).collect();
+    listed.sort();
+    assert_eq!(
+        names, listed,
+        "every malformed file has its expected message here"
+    );
+}
+
+#[test]
+fn malformed_files_in_json_mode() {
+    for (name, message) in MALFORMED {
+        let path = format!("levels/malformed/{name}");
+        let run = expect_code(&[&path, "--json"], 1);
+        let lines = json_lines(&run);
+        let errors: Vec<&Value> = lines.iter().filter(|v| v["status"] == "error").collect();
+        assert_eq!(errors.len(), 1, "{run:?}");
+        assert_eq!(str_field(errors[0], "file"), path);
+        assert!(
+            str_field(errors[0], "message").starts_with(message),
+            "{run:?}"
+        );
+        // Levels are numbered from 1; an error about the whole file has no level number.
+        assert_ne!(errors[0]["level"], 0, "{run:?}");
+    }
+}
+
+#[test]
+fn a_bad_level_does_not_stop_the_good_ones() {
+    let path = "levels/malformed/good_then_bad.xsb";
+    let run = expect_code(&[path], 1);
+    assert!(
+        run.stdout
+            .contains("good_then_bad.xsb level 1 (Good): solved"),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("solution: rR"), "{run:?}");
+
+    let run = expect_code(&[path, "--json"], 1);
+    let lines = json_lines(&run);
+    assert_eq!(lines.len(), 2, "{run:?}");
+    check_solved_line(&lines[0], path, 1, ("Good", 2, 1), Pushes);
+    assert_eq!(str_field(&lines[1], "status"), "error");
+    assert_eq!(u64_field(&lines[1], "level"), 2);
+
+    let run = expect_code(&[path, "--optimize", "moves", "--json"], 1);
+    let lines = json_lines(&run);
+    assert_eq!(lines.len(), 2, "{run:?}");
+    check_solved_line(&lines[0], path, 1, ("Good", 2, 1), Moves);
+    assert_eq!(str_field(&lines[1], "status"), "error");
+
+    // Asking only for the good level is fine; asking for the bad one is not.
+    expect_code(&[path, "--level", "1"], 0);
+    let run = expect_code(&[path, "--level", "2"], 1);
+    assert!(run.stderr.contains("level 2, line 12, column 4"), "{run:?}");
+}
+
+#[test]
+fn nonexistent_file_is_an_input_error() {
+    let run = expect_code(&["levels/no_such_file.xsb"], 1);
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr
+            .contains("levels/no_such_file.xsb: cannot read the file"),
+        "{run:?}"
+    );
+    let run = expect_code(&["levels/no_such_file.xsb", "--json"], 1);
+    let v = &json_lines(&run)[0];
+    assert_eq!(v["status"], "error", "{v}");
+    assert_eq!(v["file"], "levels/no_such_file.xsb", "{v}");
+    assert_ne!(v["level"], 0, "{v}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let cases: &[&[&str]] = &[
+        &[],
+        &["--no-such-flag", SOLVABLE],
+        &[SOLVABLE, "--level", "0"],
+        &[SOLVABLE, "--level", "3-1"],
+        &[SOLVABLE, "--level", "abc"],
+        &[SOLVABLE, "--level", "1,"],
+        &[SOLVABLE, "--level", ""],
+        &[SOLVABLE, "--max-steps", "many"],
+        &[SOLVABLE, "--timeout", "soon"],
+        &[SOLVABLE, "--encoding", "no-such-encoding"],
+        &[SOLVABLE, "--optimize", "fewest"],
+        &[SOLVABLE, "--optimize"],
+        // `--encoding` and `--optimize` exclude each other, even when they agree.
+        &[SOLVABLE, "--encoding", "moves", "--optimize", "pushes"],
+        &[SOLVABLE, "--optimize", "pushes", "--encoding", "moves"],
+        &[SOLVABLE, "--encoding", "pushes", "--optimize", "moves"],
+        &[
+            SOLVABLE,
+            "--encoding",
+            "pushes-lazy",
+            "--optimize",
+            "pushes",
+        ],
+        &[SOLVABLE, "--encoding", "moves", "--optimize", "moves"],
+        &[
+            "solve",
+            SOLVABLE,
+            "--encoding",
+            "moves",
+            "--optimize",
+            "pushes",
+        ],
+        &["verify", SOLVABLE],
+        &[
+            "verify",
+            SOLVABLE,
+            "--solution",
+            "rR",
+            "--solution-file",
+            "x.txt",
+        ],
+        &["verify", SOLVABLE, "--level", "one", "--solution", "rR"],
+        &["no-such-subcommand-or-file", "--bogus"],
+    ];
+    for args in cases {
+        let run = expect_code(args, 2);
+        assert_eq!(run.stdout, "", "{run:?}");
+        assert!(run.stderr.contains("error"), "{run:?}");
+    }
+    let run = expect_code(&[SOLVABLE, "--level", "3-1"], 2);
+    assert!(run.stderr.contains("3-1"), "{run:?}");
+    let run = expect_code(
+        &[SOLVABLE, "--encoding", "moves", "--optimize", "pushes"],
+        2,
+    );
+    assert!(run.stderr.contains("--encoding"), "{run:?}");
+    assert!(run.stderr.contains("--optimize"), "{run:?}");
+    let run = expect_code(&[SOLVABLE, "--optimize", "fewest"], 2);
+    assert!(run.stderr.contains("fewest"), "{run:?}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Several files
+
+#[test]
+fn several_files_exit_with_the_worst_level_code() {
+    // Solved + solved.
+    let run = expect_code(&[SOLVABLE, SEALED, "--json"], 0);
+    assert_eq!(json_lines(&run).len(), 10);
+
+    // Solved (0) + unsolvable (3).
+    let run = expect_code(&[SOLVABLE, UNSOLVABLE, "--level", "1", "--json"], 3);
+    let lines = json_lines(&run);
+    let files: Vec<&str> = lines.iter().map(|v| str_field(v, "file")).collect();
+    assert_eq!(files, [SOLVABLE, UNSOLVABLE]);
+
+    // No plan (4: level 1 needs 1 push) beats unsolvable (3), whatever the order.
+    expect_code(
+        &[UNSOLVABLE, SOLVABLE, "--level", "1", "--max-steps", "0"],
+        4,
+    );
+    expect_code(
+        &[SOLVABLE, UNSOLVABLE, "--level", "1", "--max-steps", "0"],
+        4,
+    );
+    // One push is enough; the unsolvable level still makes it 3.
+    expect_code(
+        &[SOLVABLE, UNSOLVABLE, "--level", "1", "--max-steps", "1"],
+        3,
+    );
+    // In moves, level 1 needs 2.
+    expect_code(
+        &[
+            UNSOLVABLE,
+            SOLVABLE,
+            "--level",
+            "1",
+            "--optimize",
+            "moves",
+            "--max-steps",
+            "1",
+        ],
+        4,
+    );
+}
+
+#[test]
+fn several_files_timeout_beats_unsolvable_and_unreadable_beats_all() {
+    expect_code(
+        &[UNSOLVABLE, XSOKOBAN, "--level", "2", "--timeout", "0.3"],
+        5,
+    );
+
+    // One unreadable file makes the exit code 1, but the other files are still solved.
+    let run = expect_code(
+        &[
+            SOLVABLE,
+            "levels/no_such_file.xsb",
+            UNSOLVABLE,
+            "--level",
+            "1",
+        ],
+        1,
+    );
+    assert!(
+        run.stdout
+            .contains("solvable.xsb level 1 (One push): solved"),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout
+            .contains("unsolvable.xsb level 1 (Box in a corner): unsolvable"),
+        "{run:?}"
+    );
+    assert!(run.stderr.contains("levels/no_such_file.xsb"), "{run:?}");
+
+    expect_code(&[SOLVABLE, "levels/malformed/no_box.xsb"], 1);
+}

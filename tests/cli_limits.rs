@@ -1,0 +1,337 @@
+//! End-to-end tests of the `satsoko` binary's verdicts other than "solved" and of the
+//! limits behind them, as docs/formats.md describes them: unsolvable levels (exit code 3),
+//! `--max-steps` bounds too small for a plan (exit code 4; the bound counts moves or
+//! pushes, as the encoding's k does), `--timeout` (exit code 5; every engine stops itself
+//! at the limit) and Ctrl-C (exit code 130).
+//!
+//! The levels and their optima are in `common::cli`. Every command runs in the crate's
+//! root, so file names in messages are the relative paths given on the command line.
+
+mod common;
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use common::cli::Encoding::{self, Moves, Pushes, PushesLazy};
+use common::cli::{
+    MICROBAN, MOVES_OR_PUSHES, MOVES_VS_PUSHES, SEALED, SEALED_LEVELS, SOLVABLE, SOLVABLE_LEVELS,
+    UNSOLVABLE, XSOKOBAN, check_solved_line, expect_code, json_lines, levels_of, satsoko,
+    solved_lines_without_seconds, str_field, u64_field, without_seconds,
+};
+
+#[test]
+fn unsolvable_levels_exit_3() {
+    let titles = [
+        "Box in a corner",
+        "Goal walled off",
+        "Box walled off",
+        "Player boxed in",
+    ];
+    let reasons = [
+        "the box at r2c2 can never be pushed to any goal",
+        "the goal at r2c7 is walled off",
+        "the box at r2c8 is walled off",
+        "no sequence of",
+    ];
+    // The default (pushes) first, then each encoding by name.
+    let flag_sets: [(&[&str], Encoding); 4] = [
+        (&[], Pushes),
+        (&["--encoding", "pushes"], Pushes),
+        (&["--encoding", "pushes-lazy"], PushesLazy),
+        (&["--optimize", "moves"], Moves),
+    ];
+    for (flags, encoding) in flag_sets {
+        let run = expect_code(&[&[UNSOLVABLE, "--json"][..], flags].concat(), 3);
+        let lines = json_lines(&run);
+        assert_eq!(levels_of(&lines), [1, 2, 3, 4], "{run:?}");
+        for ((v, title), reason) in lines.iter().zip(titles).zip(reasons) {
+            assert_eq!(str_field(v, "status"), "unsolvable", "{v}");
+            assert_eq!(str_field(v, "title"), title, "{v}");
+            assert_eq!(str_field(v, "encoding"), encoding.name(), "{v}");
+            assert!(str_field(v, "message").contains(reason), "{v}");
+            assert!(v.get("solution").is_none(), "{v}");
+            assert!(v.get("optimal").is_none(), "{v}");
+        }
+        // The boxed-in player is proved stuck by the SAT solver, not by static analysis.
+        assert!(u64_field(&lines[3], "variables") > 0, "{}", lines[3]);
+    }
+
+    for level in ["1", "2", "3", "4"] {
+        let run = expect_code(&[UNSOLVABLE, "--level", level], 3);
+        assert!(run.stdout.contains(": unsolvable in "), "{run:?}");
+        assert!(run.stdout.contains("encoding pushes"), "{run:?}");
+    }
+}
+
+#[test]
+fn too_small_max_steps_is_no_plan_in_moves() {
+    // The SAT solver refutes every bound up to 23; the optimum is 24 moves.
+    let run = expect_code(
+        &[
+            SOLVABLE,
+            "--level",
+            "7",
+            "--optimize",
+            "moves",
+            "--max-steps",
+            "23",
+            "--json",
+        ],
+        4,
+    );
+    let v = &json_lines(&run)[0];
+    assert_eq!(str_field(v, "status"), "no-plan", "{v}");
+    assert_eq!(u64_field(v, "k"), 23, "{v}");
+    assert_eq!(str_field(v, "encoding"), "moves", "{v}");
+    assert!(str_field(v, "message").contains("23"), "{v}");
+    assert!(v.get("solution").is_none(), "{v}");
+
+    // A bound exactly at the optimum is enough.
+    let run = expect_code(
+        &[
+            SOLVABLE,
+            "--level",
+            "7",
+            "--optimize",
+            "moves",
+            "--max-steps",
+            "24",
+            "--json",
+        ],
+        0,
+    );
+    assert_eq!(json_lines(&run)[0]["moves"], 24);
+
+    // A bound below the static lower bound, in text mode.
+    let run = expect_code(
+        &[
+            SOLVABLE,
+            "--level",
+            "3",
+            "--optimize",
+            "moves",
+            "--max-steps",
+            "2",
+        ],
+        4,
+    );
+    assert!(run.stdout.contains("no-plan"), "{run:?}");
+}
+
+#[test]
+fn too_small_max_steps_is_no_plan_in_pushes() {
+    // `--max-steps` counts pushes: Microban 1 needs 8 (and 33 moves). Bounds up to 7 are
+    // refuted, with either form of the pushes encoding.
+    for encoding in ["pushes", "pushes-lazy"] {
+        let run = expect_code(
+            &[
+                MICROBAN,
+                "--level",
+                "1",
+                "--encoding",
+                encoding,
+                "--max-steps",
+                "7",
+                "--json",
+            ],
+            4,
+        );
+        let v = &json_lines(&run)[0];
+        assert_eq!(str_field(v, "status"), "no-plan", "{v}");
+        assert_eq!(u64_field(v, "k"), 7, "{v}");
+        assert_eq!(str_field(v, "encoding"), encoding, "{v}");
+        assert!(str_field(v, "message").contains('7'), "{v}");
+        assert!(v.get("solution").is_none(), "{v}");
+        assert!(v.get("optimal").is_none(), "{v}");
+
+        // A bound exactly at the push optimum is enough, though the plan has 33 moves.
+        let run = expect_code(
+            &[
+                MICROBAN,
+                "--level",
+                "1",
+                "--encoding",
+                encoding,
+                "--max-steps",
+                "8",
+                "--json",
+            ],
+            0,
+        );
+        let v = &json_lines(&run)[0];
+        assert_eq!(
+            (&v["pushes"], &v["k"], &v["moves"]),
+            (&Value::from(8), &Value::from(8), &Value::from(33)),
+            "{v}"
+        );
+    }
+
+    // The default encoding: 24 moves fit in a bound of 4 (pushes), but not in 3.
+    let run = expect_code(&[SOLVABLE, "--level", "7", "--max-steps", "3", "--json"], 4);
+    let v = &json_lines(&run)[0];
+    assert_eq!(str_field(v, "status"), "no-plan", "{v}");
+    assert_eq!(u64_field(v, "k"), 3, "{v}");
+    assert_eq!(str_field(v, "encoding"), "pushes", "{v}");
+    let run = expect_code(&[SOLVABLE, "--level", "7", "--max-steps", "4", "--json"], 0);
+    let v = &json_lines(&run)[0];
+    check_solved_line(v, SOLVABLE, 7, SOLVABLE_LEVELS[6], Pushes);
+    assert_eq!(v["moves"], 24, "{v}");
+
+    // Level 3 needs 6 pushes; in text mode.
+    let run = expect_code(&[SOLVABLE, "--level", "3", "--max-steps", "5"], 4);
+    assert!(run.stdout.contains("no-plan"), "{run:?}");
+    expect_code(&[SOLVABLE, "--level", "3", "--max-steps", "6"], 0);
+
+    // A bound of 0 is no plan for a level that needs a push, and enough for one that
+    // needs none.
+    expect_code(&[SOLVABLE, "--level", "1", "--max-steps", "0"], 4);
+    let run = expect_code(&[SEALED, "--level", "3", "--max-steps", "0", "--json"], 0);
+    check_solved_line(&json_lines(&run)[0], SEALED, 3, SEALED_LEVELS[2], Pushes);
+}
+
+#[test]
+fn timeout_stops_a_long_level() {
+    // XSokoban level 2 takes far longer than half a second, even in a release build.
+    let run = expect_code(&[XSOKOBAN, "--level", "2", "--timeout", "0.5", "--json"], 5);
+    assert!(
+        run.elapsed < Duration::from_secs(2),
+        "took {:?}",
+        run.elapsed
+    );
+    let lines = json_lines(&run);
+    assert_eq!(lines.len(), 1, "{run:?}");
+    let v = &lines[0];
+    assert_eq!(str_field(v, "status"), "timeout", "{v}");
+    assert_eq!(str_field(v, "title"), "screen.02", "{v}");
+    assert!(v.get("solution").is_none(), "{v}");
+    let seconds = v["seconds"].as_f64().unwrap();
+    assert!((0.4..2.0).contains(&seconds), "{v}");
+
+    let run = expect_code(&[XSOKOBAN, "--level", "2", "--timeout", "0.5"], 5);
+    assert!(
+        run.elapsed < Duration::from_secs(2),
+        "took {:?}",
+        run.elapsed
+    );
+    assert!(
+        run.stdout.contains("level 2 (screen.02): timeout"),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn every_engine_and_solver_stops_itself_at_the_limit() {
+    // In this process, with no worker to kill: the unrolled formula stops inside the
+    // SAT solver (varisat and CaDiCaL alike) and reports the formula built so far.
+    for (engine, solver) in [
+        ("unroll", "varisat"),
+        ("unroll", "cadical"),
+        ("pdr", "cadical"),
+        ("astar", "varisat"),
+    ] {
+        let args = [
+            XSOKOBAN, "--level", "3", "--timeout", "0.5", "--json", "--engine", engine,
+            "--solver", solver,
+        ];
+        let run = expect_code(&args, 5);
+        assert!(run.elapsed < Duration::from_secs(3), "{engine} {solver}: {run:?}");
+        let v = &json_lines(&run)[0];
+        assert_eq!(str_field(v, "status"), "timeout", "{v}");
+        assert_eq!(str_field(v, "engine"), engine, "{v}");
+        if engine != "astar" {
+            assert!(u64_field(v, "variables") > 0, "{v}");
+        }
+    }
+}
+
+#[test]
+fn ctrl_c_stops_the_level_prints_its_report_and_skips_the_rest() {
+    use std::process::{Command, Stdio};
+    let child = Command::new(env!("CARGO_BIN_EXE_satsoko"))
+        .args([XSOKOBAN, "--level", "2-3", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("satsoko runs");
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("satsoko ends");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stdout}{stderr}");
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert_eq!(str_field(&lines[0], "status"), "timeout", "{stdout}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+}
+
+#[test]
+fn timeout_leaves_quick_levels_alone() {
+    // With a time limit the level is solved in a worker process; the result is the same,
+    // and the worker uses the encoding asked for.
+    let run = expect_code(
+        &[SOLVABLE, "--level", "3,7", "--timeout", "30", "--json"],
+        0,
+    );
+    let lines = json_lines(&run);
+    check_solved_line(&lines[0], SOLVABLE, 3, SOLVABLE_LEVELS[2], Pushes);
+    check_solved_line(&lines[1], SOLVABLE, 7, SOLVABLE_LEVELS[6], Pushes);
+    let direct = solved_lines_without_seconds(&[SOLVABLE, "--level", "3,7"]);
+    assert_eq!(
+        lines.iter().map(without_seconds).collect::<Vec<_>>(),
+        direct
+    );
+
+    let run = expect_code(
+        &[
+            SOLVABLE,
+            "--level",
+            "3,7",
+            "--timeout",
+            "30",
+            "--optimize",
+            "moves",
+            "--json",
+        ],
+        0,
+    );
+    let lines = json_lines(&run);
+    check_solved_line(&lines[0], SOLVABLE, 3, SOLVABLE_LEVELS[2], Moves);
+    check_solved_line(&lines[1], SOLVABLE, 7, SOLVABLE_LEVELS[6], Moves);
+
+    let run = expect_code(
+        &[
+            MOVES_VS_PUSHES,
+            "--timeout",
+            "30",
+            "--encoding",
+            "pushes-lazy",
+            "--json",
+        ],
+        0,
+    );
+    let v = &json_lines(&run)[0];
+    check_solved_line(v, MOVES_VS_PUSHES, 1, MOVES_OR_PUSHES, PushesLazy);
+}
+
+#[test]
+fn non_finite_timeouts_are_handled() {
+    for limit in ["inf", "1e30"] {
+        let run = satsoko(&[SOLVABLE, "--level", "1", "--timeout", limit]);
+        assert!(
+            !run.stderr.contains("panicked"),
+            "--timeout {limit}\n{run:?}"
+        );
+        assert!([0, 2].contains(&run.code), "--timeout {limit}\n{run:?}");
+    }
+    let run = satsoko(&[SOLVABLE, "--level", "1", "--timeout", "nan"]);
+    assert_eq!(run.code, 2, "--timeout nan\n{run:?}");
+}
