@@ -231,11 +231,22 @@ fn every_engine_and_solver_stops_itself_at_the_limit() {
         ("astar", "varisat"),
     ] {
         let args = [
-            XSOKOBAN, "--level", "3", "--timeout", "0.5", "--json", "--engine", engine,
-            "--solver", solver,
+            XSOKOBAN,
+            "--level",
+            "3",
+            "--timeout",
+            "0.5",
+            "--json",
+            "--engine",
+            engine,
+            "--solver",
+            solver,
         ];
         let run = expect_code(&args, 5);
-        assert!(run.elapsed < Duration::from_secs(3), "{engine} {solver}: {run:?}");
+        assert!(
+            run.elapsed < Duration::from_secs(3),
+            "{engine} {solver}: {run:?}"
+        );
         let v = &json_lines(&run)[0];
         assert_eq!(str_field(v, "status"), "timeout", "{v}");
         assert_eq!(str_field(v, "engine"), engine, "{v}");
