@@ -166,7 +166,7 @@ fn searches_solve_push_optimally_and_build_no_formula() {
 }
 
 #[test]
-fn auto_engine_is_pdr_for_push_optimal_plans_and_unroll_otherwise() {
+fn auto_engine_is_anytime_for_push_optimal_plans_and_unroll_otherwise() {
     let engine_of = |args: &[&str]| -> Vec<String> {
         let run = expect_code(&[args, &["--json"]].concat(), 0);
         json_lines(&run)
@@ -174,11 +174,16 @@ fn auto_engine_is_pdr_for_push_optimal_plans_and_unroll_otherwise() {
             .map(|v| str_field(v, "engine").to_string())
             .collect()
     };
-    assert_eq!(engine_of(&[MICROBAN, "--level", "2"]), ["pdr"]);
-    // pdr works with CaDiCaL too.
+    assert_eq!(engine_of(&[MICROBAN, "--level", "2"]), ["anytime"]);
+    // Its prover, pdr, works with CaDiCaL too.
     assert_eq!(
         engine_of(&[MICROBAN, "--level", "2", "--solver", "cadical"]),
-        ["pdr"]
+        ["anytime"]
+    );
+    // No optimum asked for: the plan finder alone.
+    assert_eq!(
+        engine_of(&[MICROBAN, "--level", "2", "--optimize", "none"]),
+        ["finder"]
     );
     // Anything that asks for the unrolled formula, and ice, which pdr does not model.
     for args in [

@@ -369,7 +369,16 @@ fn several_files_exit_with_the_worst_level_code() {
 #[test]
 fn several_files_timeout_beats_unsolvable_and_unreadable_beats_all() {
     expect_code(
-        &[UNSOLVABLE, XSOKOBAN, "--level", "2", "--timeout", "0.3"],
+        &[
+            UNSOLVABLE,
+            XSOKOBAN,
+            "--level",
+            "2",
+            "--timeout",
+            "0.3",
+            "--engine",
+            "pdr",
+        ],
         5,
     );
 

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use common::{GenOptions, Rng, random_level};
 use satsoko::encode::EncodingKind;
 use satsoko::engine::oracle::{SearchResult, shortest_moves, shortest_pushes};
-use satsoko::engine::{self, Outcome, Request, SolveError, Stop, Verdict, registry};
+use satsoko::engine::{self, Incumbent, Outcome, Request, SolveError, Stop, Verdict, registry};
 use satsoko::level::{Level, parse_xsb};
 use satsoko::sat::SolverChoice;
 
@@ -28,11 +28,13 @@ fn run_engine(
     let engine = registry::by_name(name).expect("a registered engine");
     let request = Request {
         metric: encoding.metric(),
+        prove: engine.about().optimal,
         encoding: engine.about().encodings.then_some(encoding),
         solver: SolverChoice::default(),
-        max_steps: bound,
+        max_steps: Some(bound),
     };
-    engine::solve(engine, level, &request, &Stop::new(deadline), &mut |_| {})
+    let board = Incumbent::new(encoding.metric());
+    engine::solve(engine, level, &request, &Stop::new(deadline), &board)
 }
 
 /// The unroll engine on one level.
@@ -344,6 +346,56 @@ fn check_push_search(run: &dyn Fn(&Level, usize) -> Result<Outcome, SolveError>,
         };
         check_engine(EncodingKind::Pushes, run, seed, 600, 14 + extra_size, opts);
     }
+}
+
+#[test]
+fn anytime_engine_matches_push_bfs() {
+    // The default: a plan from the finder, shortened by the solver, proved optimal by
+    // pdr. Its optimal claims and its verdicts must be those of brute force.
+    check_push_search(
+        &|level, bound| run_engine("anytime", level, EncodingKind::Pushes, bound, None),
+        [16, 17],
+    );
+}
+
+#[test]
+fn finder_finds_a_plan_wherever_brute_force_does() {
+    // The plan finder proves nothing about length: its plans must replay and be no
+    // shorter than the optimum, it must find one on every solvable generated level,
+    // and it may call a level unsolvable only when brute force agrees.
+    let mut rng = Rng::new(18);
+    let (mut found, mut refuted, mut checked) = (0, 0, 0);
+    let opts = GenOptions {
+        max_boxes: 4,
+        wall_percent: 15,
+        ice_percent: 0,
+        extra_size: 1,
+    };
+    while checked < 600 {
+        let Some(text) = random_level(&mut rng, opts) else {
+            continue;
+        };
+        let level = parse_xsb("generated", &text).unwrap().remove(0);
+        let oracle = shortest_pushes(&level, usize::MAX, STATES);
+        if oracle == SearchResult::TooLarge {
+            continue;
+        }
+        checked += 1;
+        let outcome = run_engine("finder", &level, EncodingKind::Pushes, 1000, None).unwrap();
+        match (&outcome.verdict, oracle) {
+            (Verdict::Solved { plan, optimal }, SearchResult::Optimal(m)) => {
+                assert!(!optimal && plan.push_count() >= m, "{text}");
+                plan.verify(&level).expect("finder plans replay");
+                found += 1;
+            }
+            (Verdict::Unsolvable { .. }, SearchResult::Unsolvable) => refuted += 1,
+            // Its pruning may leave it without an answer on an unsolvable level.
+            (Verdict::Stopped { .. }, SearchResult::Unsolvable) => refuted += 1,
+            (v, r) => panic!("finder {v:?}, brute force {r:?} on\n{text}"),
+        }
+    }
+    eprintln!("{checked} levels: {found} plans, {refuted} without one");
+    assert!(found >= 150 && refuted >= 30, "{found} / {refuted}");
 }
 
 #[test]

@@ -51,10 +51,116 @@ mod tests {
     }
 
     #[test]
+    fn frozen_boxes_are_found_through_their_neighbours() {
+        // Two boxes side by side along the top wall, off their goals: frozen.
+        let l = &parse_xsb("t", "#######\n# $$  #\n#   @ #\n#..   #\n#######\n").unwrap()[0];
+        let a = Analysis::new(l);
+        let [x, y]: [Cell; 2] = l.box_cells().collect::<Vec<_>>().try_into().unwrap();
+        assert!(frozen_off_goal(l, l.initial_boxes(), &a.live, x));
+        assert!(frozen_off_goal(l, l.initial_boxes(), &a.live, y));
+        // One box in the open: free.
+        let l = &parse_xsb("t", "#######\n#     #\n# $ @ #\n#.    #\n#######\n").unwrap()[0];
+        let a = Analysis::new(l);
+        let b = l.box_cells().next().unwrap();
+        assert!(!frozen_off_goal(l, l.initial_boxes(), &a.live, b));
+        // Frozen on their goals: no deadlock.
+        let l = &parse_xsb("t", "#######\n# **  #\n#   @ #\n#     #\n#######\n").unwrap()[0];
+        let a = Analysis::new(l);
+        let b = l.box_cells().next().unwrap();
+        assert!(!frozen_off_goal(l, l.initial_boxes(), &a.live, b));
+    }
+
+    #[test]
     fn goals_side_by_side_are_no_deadlock() {
         let l = &parse_xsb("t", "######\n#..  #\n# $$@#\n#    #\n######\n").unwrap()[0];
         let a = Analysis::new(l);
         let cell = |r: usize, c: usize| (r + 1) * l.width() + c + 1;
         assert!(!freeze_blocks(l, &a.live).contains(&vec![cell(1, 1), cell(1, 2)]));
     }
+}
+
+/// Whether the box on `cell` (in the position `boxes`, one flag per cell) is frozen
+/// together with a box off its goal: it can move along neither axis, now or ever,
+/// because on each axis a wall, two dead cells, or a box that is itself frozen on the
+/// other axis holds it. Such a position can never be solved. `live` marks the cells a
+/// box may stand on in a plan.
+///
+/// A box whose axis is blocked by another box is checked through that box, with the
+/// boxes already on the path taken as walls (a box that holds its neighbour in place is
+/// itself held while it does); this is the classic freeze test of push solvers.
+pub fn frozen_off_goal(level: &Level, boxes: &[bool], live: &[bool], cell: Cell) -> bool {
+    let mut walls = Vec::new();
+    let mut off_goal = false;
+    let frozen = blocked(
+        level,
+        boxes,
+        live,
+        cell,
+        Axis::Horizontal,
+        &mut walls,
+        &mut off_goal,
+    ) && blocked(
+        level,
+        boxes,
+        live,
+        cell,
+        Axis::Vertical,
+        &mut walls,
+        &mut off_goal,
+    );
+    frozen && (off_goal || !level.is_goal(cell))
+}
+
+/// The two axes a box can be pushed along.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Axis {
+    Horizontal,
+    Vertical,
+}
+
+impl Axis {
+    fn directions(self) -> [Direction; 2] {
+        match self {
+            Axis::Horizontal => [Direction::Left, Direction::Right],
+            Axis::Vertical => [Direction::Up, Direction::Down],
+        }
+    }
+
+    fn other(self) -> Axis {
+        match self {
+            Axis::Horizontal => Axis::Vertical,
+            Axis::Vertical => Axis::Horizontal,
+        }
+    }
+}
+
+/// Whether the box on `cell` can never move along `axis`; `walls` are the boxes on the
+/// path of the check (taken as walls), `off_goal` is set when a box found frozen stands
+/// off its goal.
+fn blocked(
+    level: &Level,
+    boxes: &[bool],
+    live: &[bool],
+    cell: Cell,
+    axis: Axis,
+    walls: &mut Vec<Cell>,
+    off_goal: &mut bool,
+) -> bool {
+    let [a, b] = axis.directions().map(|d| level.neighbor(cell, d));
+    let wall = |c: Cell, walls: &[Cell]| level.is_wall(c) || walls.contains(&c);
+    if wall(a, walls) || wall(b, walls) || (!live[a] && !live[b]) {
+        return true;
+    }
+    walls.push(cell);
+    let held = [a, b].into_iter().any(|n| {
+        boxes[n] && {
+            let frozen = blocked(level, boxes, live, n, axis.other(), walls, off_goal);
+            if frozen && !level.is_goal(n) {
+                *off_goal = true;
+            }
+            frozen
+        }
+    });
+    walls.pop();
+    held
 }

@@ -4,22 +4,26 @@
 //! Everything here is sound for the rules engine: a cell called dead can never hold a
 //! box in a solved plan, and the lower bound never exceeds the optimum.
 
+mod assignment;
 mod bound;
 mod deadlock;
 pub mod distance;
 mod freeze;
 mod heuristic;
+mod packing;
 mod pairs;
 mod patterns;
 
+pub use assignment::Assignment;
 pub use bound::{MatchingPotential, group_extra_bound, matching_potential, matching_push_bound};
 pub use deadlock::Deadlocks;
 pub use distance::{
     UNREACHABLE, push_distances_from, push_distances_to_goals, push_distances_to_goals_walking,
     walk_distances,
 };
-pub use freeze::freeze_blocks;
+pub use freeze::{freeze_blocks, frozen_off_goal};
 pub use heuristic::Heuristic;
+pub use packing::packing_order;
 pub use pairs::PairTable;
 
 use crate::game::player_region;

@@ -18,7 +18,7 @@ use crate::engine::{ENGINES, EngineChoice};
     subcommand_negates_reqs = true,
     after_help = "Exit codes: 0 all solved, 1 input error, 2 usage error, 3 unsolvable, \
                   4 no plan within the bound, 5 timeout, 6 solution rejected (verify), \
-                  70 internal error."
+                  70 internal error, 130 interrupted (Ctrl-C)."
 )]
 pub struct Cli {
     /// Input format of level files: xsb or numeric (default: detected from the content).
@@ -172,9 +172,10 @@ pub struct BenchArgs {
     /// least distorted times.
     #[arg(long, default_value_t = 1, value_name = "J")]
     pub jobs: usize,
-    /// Largest number of steps to try.
-    #[arg(long, default_value_t = 300, value_name = "N")]
-    pub max_steps: usize,
+    /// The longest plan to look for, in pushes (moves for the moves encoding); no
+    /// bound unless given.
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<usize>,
     /// Encoding and solver.
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -261,6 +262,8 @@ pub enum OptimizeArg {
     Moves,
     /// Fewest pushes.
     Pushes,
+    /// No proof of optimality: stop at the first verified plan.
+    None,
 }
 
 /// `--solver`.
@@ -292,7 +295,8 @@ pub struct EngineArgs {
     /// (see encodings/). Naming one selects the unroll engine under --engine auto.
     #[arg(long, value_name = "NAME")]
     pub encoding: Option<EncodingKind>,
-    /// The metric to minimise: pushes (default) or moves (the moves encoding).
+    /// What to prove optimal: pushes (default), moves (the moves encoding), or none
+    /// (stop at the first verified plan).
     #[arg(long, value_enum, value_name = "METRIC", conflicts_with = "encoding")]
     pub optimize: Option<OptimizeArg>,
     /// The SAT solver: varisat (embedded, default) or cadical (in process).
@@ -317,9 +321,10 @@ pub struct SolveArgs {
     /// Level files (XSB/SOK collections).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Largest number of steps to try: pushes for the pushes encodings, moves for moves.
-    #[arg(long, default_value_t = 300, value_name = "N")]
-    pub max_steps: usize,
+    /// The longest plan to look for, in pushes (moves for the moves encoding); no
+    /// bound unless given.
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<usize>,
     /// Levels to solve: N, A-B or a list like 1,4-6 (default: all).
     #[arg(long, value_name = "N|A-B")]
     pub level: Option<LevelSelection>,

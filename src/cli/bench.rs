@@ -155,9 +155,13 @@ fn summary(args: &BenchArgs, config: &SolveConfig, reports: &[LevelReport]) -> S
         if solvers.is_empty() { "none" } else { &solvers },
         args.jobs.max(1)
     );
+    let proved = solved
+        .iter()
+        .filter(|r| r.optimal.flatten().is_some())
+        .count();
     let _ = writeln!(
         out,
-        "solved {}, unsolvable {}, no-plan {}, timeout {}, error {}",
+        "solved {} (proved optimal {proved}), unsolvable {}, no-plan {}, timeout {}, error {}",
         solved.len(),
         count(Status::Unsolvable),
         count(Status::NoPlan),
@@ -174,9 +178,16 @@ fn summary(args: &BenchArgs, config: &SolveConfig, reports: &[LevelReport]) -> S
             .map(|(m, n)| format!("{m} {n}"))
             .sorted()
             .join(", ");
+        let firsts: Vec<f64> = solved.iter().filter_map(|r| r.first_seconds).collect();
+        let first = if firsts.is_empty() {
+            String::new()
+        } else {
+            format!("; first plan: median {:.3} s", median(firsts))
+        };
         let _ = writeln!(
             out,
-            "solved levels: median {:.3} s, total {:.1} s; moves {}, pushes {}; optimal: {optimal}",
+            "solved levels: median {:.3} s, total {:.1} s{first}; moves {}, pushes {}; \
+             optimal: {optimal}",
             median(times.clone()),
             times.iter().sum::<f64>(),
             solved.iter().filter_map(|r| r.moves).sum::<usize>(),
@@ -252,6 +263,8 @@ struct CsvRow<'a> {
     moves: Option<usize>,
     pushes: Option<usize>,
     optimal: Option<&'static str>,
+    lower_bound: Option<usize>,
+    first_seconds: Option<String>,
     k: Option<usize>,
     encoding: Option<&'a str>,
     solver: Option<&'a str>,
@@ -301,6 +314,8 @@ fn write_csv(
             moves: r.moves,
             pushes: r.pushes,
             optimal: r.optimal.flatten().map(|m| m.name()),
+            lower_bound: r.lower_bound,
+            first_seconds: r.first_seconds.map(|x| format!("{x:.3}")),
             k: r.k,
             encoding: r.encoding.as_deref(),
             solver: r.solver.as_deref(),

@@ -38,7 +38,7 @@ impl SolveConfig {
     /// Resolves the engine arguments; `Err` is a usage error that names the options.
     pub fn new(
         args: &EngineArgs,
-        max_steps: usize,
+        max_steps: Option<usize>,
         timeout: Option<f64>,
         format: Option<FormatArg>,
         purpose: Purpose,
@@ -46,8 +46,9 @@ impl SolveConfig {
         let metric = match (args.encoding, args.optimize) {
             (Some(encoding), _) => encoding.metric(),
             (None, Some(OptimizeArg::Moves)) => Metric::Moves,
-            (None, Some(OptimizeArg::Pushes) | None) => Metric::Pushes,
+            (None, Some(OptimizeArg::Pushes | OptimizeArg::None) | None) => Metric::Pushes,
         };
+        let prove = args.optimize != Some(OptimizeArg::None);
         let solver = match (&args.solver_cmd, args.solver) {
             (Some(cmd), _) => SolverChoice::Command(cmd.clone()),
             (None, SolverArg::Varisat) => SolverChoice::Builtin(SolverName::Varisat),
@@ -55,6 +56,7 @@ impl SolveConfig {
         };
         let request = Request {
             metric,
+            prove,
             encoding: args.encoding,
             solver,
             max_steps,
@@ -80,7 +82,7 @@ impl SolveConfig {
     /// of a usage error.
     pub fn or_usage(
         args: &EngineArgs,
-        max_steps: usize,
+        max_steps: Option<usize>,
         timeout: Option<f64>,
         format: Option<FormatArg>,
         purpose: Purpose,

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::engine::Progress;
+use crate::engine::Incumbent;
 
 /// A spinner showing the level, what the engine reports and the elapsed time.
 pub struct LevelProgress {
@@ -24,16 +24,24 @@ impl LevelProgress {
         LevelProgress { bar }
     }
 
-    /// Shows what the engine reported last.
-    pub fn update(&self, p: &Progress) {
+    /// Shows what the engines reported last: the best plan and the proven bound as
+    /// they move, the bound being tried and the formula's size.
+    pub fn update(&self, board: &Incumbent) {
+        let status = board.status();
         let mut parts = Vec::new();
-        if let Some(k) = p.bound {
+        if let Some(best) = board.upper() {
+            parts.push(format!("best {best} {}", board.metric()));
+        }
+        if board.lower() > 0 {
+            parts.push(format!("optimal ≥ {}", board.lower()));
+        }
+        if let Some(k) = status.bound {
             parts.push(format!("k={k}"));
         }
-        if let Some(f) = p.formula {
+        if let Some(f) = status.formula {
             parts.push(format!("({} vars, {} clauses)", f.variables, f.clauses));
         }
-        self.bar.set_message(parts.join(" "));
+        self.bar.set_message(parts.join(", "));
     }
 
     /// Removes the spinner.

@@ -81,6 +81,14 @@ pub struct ReportStats {
     base_clauses: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     positions: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    windows: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    windows_shortened: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pushes_saved: Option<u64>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    tables_full: bool,
 }
 
 impl ReportStats {
@@ -93,12 +101,41 @@ impl ReportStats {
             base_variables: s.base_formula.map(|f| f.variables),
             base_clauses: s.base_formula.map(|f| f.clauses),
             positions: s.positions,
+            windows: s.windows,
+            windows_shortened: s.windows_shortened,
+            pushes_saved: s.pushes_saved,
+            tables_full: s.tables_full,
         };
         (r != ReportStats::default()).then_some(r)
     }
 
     /// The counters in words, for the text report (`None`: nothing worth a line).
     fn words(&self) -> Option<String> {
+        let mut lines = Vec::new();
+        if let Some(positions) = self.positions {
+            lines.push(format!("{positions} positions stored"));
+        }
+        if let (Some(windows), Some(shorter), Some(saved)) =
+            (self.windows, self.windows_shortened, self.pushes_saved)
+        {
+            lines.push(format!(
+                "SAT shortening: {windows} windows asked, {shorter} made shorter, {saved} \
+                 pushes saved"
+            ));
+        }
+        lines.extend(self.pdr_words());
+        if self.tables_full {
+            lines.push(
+                "its tables reached their memory limit and stopped growing (it then learns \
+                 no more positions)"
+                    .to_string(),
+            );
+        }
+        (!lines.is_empty()).then(|| lines.join("\n  "))
+    }
+
+    /// `pdr`'s counters in words.
+    fn pdr_words(&self) -> Option<String> {
         let queries = self.queries?;
         let lemmas = self.lemmas.unwrap_or(0);
         let replayed = match self.replayed.unwrap_or(0) {
@@ -154,6 +191,20 @@ pub struct LevelReport {
         deserialize_with = "present"
     )]
     pub optimal: Option<Option<Metric>>,
+    /// The proven lower bound on the optimum, in the metric (when solved, equal to the
+    /// plan's length if it is optimal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<usize>,
+    /// Seconds until the first plan was found.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "milliseconds_opt"
+    )]
+    pub first_seconds: Option<f64>,
+    /// What found the plan reported (an engine, or a part of one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found_by: Option<String>,
     /// Steps of the encoding (the k that was satisfiable, or the bound tried).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub k: Option<usize>,
@@ -197,6 +248,13 @@ fn milliseconds<S: Serializer>(seconds: &f64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_f64((seconds * 1000.0).round() / 1000.0)
 }
 
+fn milliseconds_opt<S: Serializer>(seconds: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match seconds {
+        Some(x) => milliseconds(x, s),
+        None => s.serialize_none(),
+    }
+}
+
 impl LevelReport {
     /// A report with only the identity of the level filled in.
     pub fn new(file: &str, level: Option<usize>, title: Option<String>, status: Status) -> Self {
@@ -210,6 +268,9 @@ impl LevelReport {
             moves: None,
             pushes: None,
             optimal: None,
+            lower_bound: None,
+            first_seconds: None,
+            found_by: None,
             k: None,
             engine: None,
             encoding: None,
@@ -247,6 +308,9 @@ impl LevelReport {
         };
         let mut r = LevelReport::new(file, Some(level), title, status);
         r.k = o.k;
+        r.lower_bound = o.lower_bound;
+        r.first_seconds = o.first_plan.map(|(after, _)| after.as_secs_f64());
+        r.found_by = o.found_by.map(str::to_string);
         r.engine = Some(o.engine.to_string());
         r.encoding = o.encoding.map(|e| e.name().to_string());
         r.solver = o.solver.clone();
@@ -276,6 +340,12 @@ impl LevelReport {
                     StopReason::Time => format!("no answer within {:.1} s", r.seconds),
                     StopReason::Memory { positions } => {
                         format!("stopped after storing {positions} positions (the memory limit)")
+                    }
+                    StopReason::Closed => "stopped: the bound met the best plan".to_string(),
+                    StopReason::GaveUp => {
+                        "the plan finder ran out of positions (its macros skip some, so this \
+                         proves nothing)"
+                            .to_string()
                     }
                 });
             }
@@ -324,11 +394,23 @@ impl LevelReport {
             self.seconds
         );
         if let (Some(moves), Some(pushes)) = (self.moves, self.pushes) {
-            let optimal = match self.optimal.flatten() {
-                Some(m) => format!("optimal in {m}"),
-                None => "optimality not proved".to_string(),
+            let optimal = match (self.optimal.flatten(), self.lower_bound) {
+                (Some(m), _) => format!("optimal in {m}"),
+                (None, Some(lb)) => format!("optimal ≥ {lb}"),
+                (None, None) => "optimality not proved".to_string(),
             };
             out.push_str(&format!("  moves {moves}, pushes {pushes}, {optimal}\n"));
+        }
+        if let (Some(first), Some(by)) = (self.first_seconds, &self.found_by)
+            && self.optimal.flatten().is_none()
+        {
+            out.push_str(&format!(
+                "  plan found by {by}; first plan after {first:.2} s\n"
+            ));
+        } else if self.status == Status::Timeout
+            && let Some(lb) = self.lower_bound
+        {
+            out.push_str(&format!("  no plan; optimal ≥ {lb}\n"));
         }
         // The engine, its formula and solver: unroll is the default the line leaves
         // unnamed.

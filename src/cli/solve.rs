@@ -3,7 +3,7 @@
 //! solved (its report says so) and skips the rest.
 
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::args::{FormatArg, SolveArgs};
 use super::config::{Purpose, SolveConfig};
@@ -11,7 +11,8 @@ use super::input::selected_levels;
 use super::interrupt;
 use super::progress::LevelProgress;
 use super::report::{EXIT_INPUT, EXIT_INTERRUPTED, ErrorKind, LevelReport};
-use crate::engine::{self, Progress, SolveError, Stop};
+use crate::engine::{self, Incumbent, SolveError, Stop};
+use crate::game::Metric;
 use crate::level::Level;
 
 /// Runs the solve command and returns the exit code.
@@ -43,12 +44,11 @@ pub fn run(args: &SolveArgs, format: Option<FormatArg>) -> i32 {
             }
             Ok(level) => {
                 let label = format!("{name} #{} [{}/{total}]", level.number, i + 1);
-                let progress = LevelProgress::start(label);
                 let stop = ctrl_c.with_deadline(config.timeout.map(|t| Instant::now() + t));
-                let report =
-                    solve_level(&config, &name, &level, &stop, &mut |p| progress.update(p));
-                progress.finish();
-                report
+                let metric = config.request.metric;
+                watched(&label, metric, |board| {
+                    solve_level(&config, &name, &level, &stop, board)
+                })
             }
         };
         input_error |= report.is_input_error();
@@ -76,16 +76,38 @@ pub fn run(args: &SolveArgs, format: Option<FormatArg>) -> i32 {
     if input_error { EXIT_INPUT } else { worst }
 }
 
-/// Solves one level with the engine `config` picks for it, stopping at `stop`.
+/// Runs `solve` on a thread of its own with a fresh board, while this thread shows the
+/// board on the progress line (when stderr is a terminal).
+fn watched(
+    label: &str,
+    metric: Metric,
+    solve: impl FnOnce(&Incumbent) -> LevelReport + Send,
+) -> LevelReport {
+    let board = Incumbent::new(metric);
+    let progress = LevelProgress::start(label.to_string());
+    let report = std::thread::scope(|scope| {
+        let solving = scope.spawn(|| solve(&board));
+        while !solving.is_finished() {
+            progress.update(&board);
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        solving.join().expect("the solving thread does not panic")
+    });
+    progress.finish();
+    report
+}
+
+/// Solves one level with the engine `config` picks for it, stopping at `stop`, with the
+/// engines reporting on `board`.
 pub fn solve_level(
     config: &SolveConfig,
     file: &str,
     level: &Level,
     stop: &Stop,
-    progress: &mut dyn FnMut(&Progress),
+    board: &Incumbent,
 ) -> LevelReport {
     let engine = config.engine_for(level);
-    match engine::solve(engine, level, &config.request, stop, progress) {
+    match engine::solve(engine, level, &config.request, stop, board) {
         Ok(outcome) => LevelReport::from_outcome(file, level.number, level.title.clone(), &outcome),
         Err(e) => {
             let kind = match e {

@@ -28,10 +28,11 @@ fn opt(x: Option<u64>) -> String {
 
 /// Runs `sweep` and returns the exit code.
 pub fn run(args: &SweepArgs, format: Option<FormatArg>) -> i32 {
-    let config = match SolveConfig::or_usage(&args.engine, args.to, None, format, Purpose::Sweep) {
-        Ok(config) => config,
-        Err(code) => return code,
-    };
+    let config =
+        match SolveConfig::or_usage(&args.engine, Some(args.to), None, format, Purpose::Sweep) {
+            Ok(config) => config,
+            Err(code) => return code,
+        };
     if args.to < args.from {
         eprintln!(
             "error: --to ({}) is smaller than --from ({})",

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::config::SolveConfig;
 use super::input::read_level;
 use super::report::{ErrorKind, LevelReport, Status};
-use crate::engine::Stop;
+use crate::engine::{Incumbent, Stop};
 use crate::level::Level;
 
 /// How often the parent looks at the child and the clock.
@@ -57,7 +57,8 @@ pub fn run() -> i32 {
         Ok(level) => {
             let deadline = job.config.timeout.map(|t| Instant::now() + t);
             let stop = Stop::new(deadline);
-            super::solve::solve_level(&job.config, &name, &level, &stop, &mut |_| {})
+            let board = Incumbent::new(job.config.request.metric);
+            super::solve::solve_level(&job.config, &name, &level, &stop, &board)
         }
     };
     super::say(&report.to_json());

@@ -144,6 +144,29 @@ impl PushesEncoding {
         self.boxes[t][cell]
     }
 
+    /// A literal that, assumed, asks for the position at step k (k ≤ `steps()`) to be
+    /// the one with boxes on `boxes` (as many as the level has) and the player on one of
+    /// `player_cells` (the region it may walk in): the target of a window of a plan.
+    /// Unlike [`Encoding::goal_literal`] it adds no pruning by the distances to the
+    /// goals, which a target off the goals does not allow.
+    pub fn position_literal(
+        &mut self,
+        k: usize,
+        boxes: &[Cell],
+        player_cells: &[Cell],
+        sink: &mut dyn ClauseSink,
+    ) -> Lit {
+        assert!(k <= self.steps(), "position asked beyond the encoded steps");
+        let target = sink.new_var();
+        for &c in boxes {
+            sink.clause(&[(!target).into(), self.boxes[k][c]]);
+        }
+        let mut somewhere = vec![Term::from(!target)];
+        somewhere.extend(player_cells.iter().map(|&c| self.player[k][c]));
+        sink.clause(&somewhere);
+        target
+    }
+
     /// Whether a box may be at `cell` at step t (some box can be pushed there in t).
     fn box_possible(&self, cell: Cell, t: usize) -> bool {
         let d = self.pushes_from_start[cell];

@@ -17,13 +17,14 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 use super::push_search::{self, Push, SearchAnswer};
-use super::{About, Engine, Outcome, Progress, SatUse, SolveError, Stop, StopReason, Task};
+use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
 use crate::analysis::Analysis;
 use crate::game::{Metric, Region};
 use crate::level::{Cell, Direction, Level};
 
-/// Positions the search may store before it gives up (a few GiB at most).
-pub const MAX_POSITIONS: usize = 20_000_000;
+/// The memory the search may take; a stored position costs about 110 bytes plus four
+/// per box (its node, its key and its queue entries).
+const MEMORY: usize = 3 << 29;
 
 /// The A* baseline: no SAT, push-optimal, no ice.
 pub struct Astar;
@@ -32,6 +33,7 @@ static ABOUT: About = About {
     name: "astar",
     summary: "no SAT: the classical A* baseline over pushes (push-optimal, no ice)",
     metrics: &[Metric::Pushes],
+    optimal: true,
     sat: SatUse::None,
     encodings: false,
     ice: false,
@@ -44,17 +46,13 @@ impl Engine for Astar {
         &ABOUT
     }
 
-    fn run(
-        &self,
-        task: &Task,
-        stop: &Stop,
-        _progress: &mut dyn FnMut(&Progress),
-    ) -> Result<Outcome, SolveError> {
+    fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
+        let boxes = task.level.box_cells().count();
         let limits = AstarLimits {
             max_pushes: task.max_steps,
-            max_positions: MAX_POSITIONS,
+            max_positions: MEMORY / (110 + 4 * boxes),
         };
-        let (answer, stored) = optimal_pushes(task.level, task.analysis, &limits, stop);
+        let (answer, stored) = optimal_pushes(task.level, task.analysis, &limits, stop, board);
         let mut outcome = push_search::outcome(&ABOUT, task, answer)?;
         outcome.stats.positions = Some(stored as u64);
         Ok(outcome)
@@ -64,8 +62,8 @@ impl Engine for Astar {
 /// Limits of one search.
 #[derive(Clone, Copy, Debug)]
 pub struct AstarLimits {
-    /// Plans longer than this many pushes are not looked for.
-    pub max_pushes: usize,
+    /// Plans longer than this many pushes are not looked for (`None`: no bound).
+    pub max_pushes: Option<usize>,
     /// Positions stored before the search gives up (memory grows with them).
     pub max_positions: usize,
 }
@@ -85,12 +83,15 @@ struct Node {
 }
 
 /// Searches `level` (without ice; `analysis` is its static analysis) for a push-optimal
-/// plan within `limits`, checking `stop`; also returns the positions stored.
+/// plan within `limits`, checking `stop`; also returns the positions stored. The
+/// smallest `f` taken off the queue is a proven lower bound, raised on `board`; the
+/// search ends when it meets a plan found elsewhere.
 pub fn optimal_pushes(
     level: &Level,
     analysis: &Analysis,
     limits: &AstarLimits,
     stop: &Stop,
+    board: &Incumbent,
 ) -> (SearchAnswer, usize) {
     if let Some(reason) = &analysis.unsolvable {
         return (SearchAnswer::Unsolvable(reason.clone()), 0);
@@ -119,13 +120,21 @@ pub fn optimal_pushes(
     let mut cut_by_bound = false;
     let mut expanded = 0usize;
 
-    while let Some((_, pushes, id)) = queue.pop() {
+    let max_pushes = limits.max_pushes.map_or(i64::MAX, |m| m as i64);
+    while let Some((Reverse(f), pushes, id)) = queue.pop() {
         let node = &nodes[id as usize];
         if node.pushes < pushes {
             continue; // a cheaper path reached this node after it was queued
         }
+        // Every plan passes through a queued position, whose f is at most its length.
+        if f > board.lower() as i64 {
+            board.raise_lower(f as usize);
+            if board.closed() {
+                return (SearchAnswer::Stopped(StopReason::Closed), nodes.len());
+            }
+        }
         if node.boxes.iter().all(|&b| level.is_goal(b as usize)) {
-            return (SearchAnswer::Optimal(path_to(&nodes, id)), nodes.len());
+            return (SearchAnswer::Plan(path_to(&nodes, id)), nodes.len());
         }
         expanded += 1;
         if expanded.is_multiple_of(1024) && stop.should_stop() {
@@ -161,7 +170,7 @@ pub fn optimal_pushes(
                     let player = child_reach.fill(level, &mask, b) as u16;
                     let g = pushes + 1;
                     let f = g as i64 + h + heuristic.change(b, to);
-                    if f > limits.max_pushes as i64 {
+                    if f > max_pushes {
                         cut_by_bound = true;
                     } else {
                         let key = (next, player);
@@ -204,8 +213,8 @@ pub fn optimal_pushes(
             }
         }
     }
-    let answer = if cut_by_bound {
-        SearchAnswer::NoneWithin(limits.max_pushes)
+    let answer = if let (true, Some(bound)) = (cut_by_bound, limits.max_pushes) {
+        SearchAnswer::NoneWithin(bound)
     } else {
         SearchAnswer::Unsolvable(
             "the search ran out of positions that are not deadlocks".to_string(),
@@ -236,22 +245,29 @@ mod tests {
 
     fn limits(max_pushes: usize) -> AstarLimits {
         AstarLimits {
-            max_pushes,
+            max_pushes: Some(max_pushes),
             max_positions: 1_000_000,
         }
     }
 
+    fn search(level: &Level, limits: &AstarLimits) -> SearchAnswer {
+        let analysis = Analysis::new(level);
+        let board = Incumbent::new(Metric::Pushes);
+        optimal_pushes(level, &analysis, limits, &Stop::never(), &board).0
+    }
+
     fn run(text: &str, max_pushes: usize) -> SearchAnswer {
-        let level = parse_xsb("t", text).unwrap().remove(0);
-        let analysis = Analysis::new(&level);
-        optimal_pushes(&level, &analysis, &limits(max_pushes), &Stop::never()).0
+        search(
+            &parse_xsb("t", text).unwrap().remove(0),
+            &limits(max_pushes),
+        )
     }
 
     #[test]
     fn finds_the_optimum_and_a_replayable_plan() {
         let text = "#######\n#@    #\n# $$ .#\n#   . #\n#######\n";
         let level = parse_xsb("t", text).unwrap().remove(0);
-        let SearchAnswer::Optimal(pushes) = run(text, 50) else {
+        let SearchAnswer::Plan(pushes) = run(text, 50) else {
             panic!("no plan");
         };
         assert_eq!(
@@ -271,13 +287,12 @@ mod tests {
     fn a_stopped_search_says_so() {
         let text = "#######\n#@    #\n# $$ .#\n#   . #\n#######\n";
         let level = parse_xsb("t", text).unwrap().remove(0);
-        let analysis = Analysis::new(&level);
         // Too small a memory: the search gives up and says why.
         let tiny = AstarLimits {
-            max_pushes: 50,
+            max_pushes: Some(50),
             max_positions: 2,
         };
-        let (answer, _) = optimal_pushes(&level, &analysis, &tiny, &Stop::never());
+        let answer = search(&level, &tiny);
         assert!(matches!(
             answer,
             SearchAnswer::Stopped(StopReason::Memory { .. })

@@ -1,25 +1,34 @@
 //! Engines: the ways satsoko searches for a plan, behind one contract.
 //!
-//! Every engine declares what it can do ([`About`]: the metrics it proves optimal, the
-//! SAT backend it needs, the cores it uses, whether it handles ice), takes a [`Task`]
-//! and a [`Stop`] it checks itself, and answers with an [`Outcome`]: the verdict, the
-//! plan, the bounds and its statistics as data (the CLI puts them into words).
-//! [`solve`] is the only way in: it analyses the level, checks that the engine can do
-//! the task, runs it, and replays every plan through the rules engine before anyone
-//! sees it. The engines are listed in [`registry`], which also holds the `auto` policy.
+//! Every engine declares what it can do ([`About`]: the metrics it counts, whether it
+//! proves optimality, the SAT backend it needs, the cores it uses, whether it handles
+//! ice), takes a [`Task`] and a [`Stop`] it checks itself, reports as it goes on the
+//! solve's [`Incumbent`] (plans it finds, lower bounds it proves, what it is doing), and
+//! answers with an [`Outcome`]: the verdict, the plan, the bounds and its statistics as
+//! data (the CLI puts them into words). [`solve`] is the only way in: it analyses the
+//! level, checks that the engine can do the task, runs it, keeps the best plan found
+//! when the engine is stopped, and replays every plan through the rules engine before
+//! anyone sees it. The engines are listed in [`registry`], which also holds the `auto`
+//! policy.
 //!
 //! A new engine is a file or folder here and one line in [`registry::ENGINES`].
 
+pub mod anytime;
 pub mod astar;
+pub mod finder;
+mod incumbent;
 pub mod oracle;
 mod outcome;
 pub mod pdr;
 pub mod push_search;
 pub mod registry;
+pub mod shorten;
 mod stop;
+pub mod table;
 pub mod unroll;
 
-pub use outcome::{FormulaSize, Outcome, Progress, SolveError, Statistics, StopReason, Verdict};
+pub use incumbent::{Found, Incumbent, Status};
+pub use outcome::{FormulaSize, Outcome, SolveError, Statistics, StopReason, Verdict};
 pub use registry::{ENGINES, EngineChoice};
 pub use stop::Stop;
 
@@ -49,8 +58,10 @@ pub struct About {
     pub name: &'static str,
     /// One line for `--help`.
     pub summary: &'static str,
-    /// The metrics whose optimum it proves (the first is its default).
+    /// The metrics it counts plans in (the first is its default).
     pub metrics: &'static [Metric],
+    /// Whether it proves its plans optimal (else it only finds plans).
+    pub optimal: bool,
     /// The SAT backend it needs.
     pub sat: SatUse,
     /// Whether it reads `--encoding` (unrolls a time-indexed formula).
@@ -77,8 +88,16 @@ pub struct Task<'a> {
     pub encoding: Option<EncodingKind>,
     /// The SAT solver (engines that ask one).
     pub solver: &'a SolverChoice,
-    /// The longest plan to look for, in steps of the metric (pushes or moves).
-    pub max_steps: usize,
+    /// The longest plan to look for, in steps of the metric (pushes or moves), if the
+    /// user set one.
+    pub max_steps: Option<usize>,
+}
+
+impl Task<'_> {
+    /// Whether a plan of `steps` is beyond the user's bound.
+    pub fn beyond_bound(&self, steps: usize) -> bool {
+        self.max_steps.is_some_and(|max| steps > max)
+    }
 }
 
 /// An engine: see the module documentation.
@@ -93,14 +112,10 @@ pub trait Engine: Sync {
         None
     }
 
-    /// Solves `task`, checking `stop` itself and calling `progress` as it goes. The plan
-    /// of a `Solved` verdict is replayed by [`solve`] before anyone sees it.
-    fn run(
-        &self,
-        task: &Task,
-        stop: &Stop,
-        progress: &mut dyn FnMut(&Progress),
-    ) -> Result<Outcome, SolveError>;
+    /// Solves `task`, checking `stop` itself and reporting on `board` as it goes (plans
+    /// it finds, lower bounds it proves, what it is doing). The plan of a `Solved`
+    /// verdict is replayed by [`solve`] before anyone sees it.
+    fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError>;
 }
 
 /// Whether `engine` can solve `level` as `request` asks: `Err` says why not, in words
@@ -120,6 +135,12 @@ pub fn check(engine: &dyn Engine, level: &Level, request: &Request) -> Result<()
 pub fn check_options(engine: &dyn Engine, request: &Request) -> Result<(), String> {
     let about = engine.about();
     let name = about.name;
+    if request.prove && !about.optimal {
+        return Err(format!(
+            "--engine {name} finds plans but proves no optimum; add --optimize none, or \
+             use another engine"
+        ));
+    }
     if !about.metrics.contains(&request.metric) || (request.encoding.is_some() && !about.encodings)
     {
         return Err(format!(
@@ -137,16 +158,17 @@ pub fn check_options(engine: &dyn Engine, request: &Request) -> Result<(), Strin
     Ok(())
 }
 
-/// Analyses `level` and solves it with `engine`: the gate every plan passes. A
-/// level the static analysis proves unsolvable is answered without running the engine;
-/// a plan the rules engine rejects is a bug of the engine and becomes
-/// [`SolveError::Internal`], never output.
+/// Analyses `level` and solves it with `engine`, which reports on `board` as it goes:
+/// the gate every plan passes. A level the static analysis proves unsolvable is answered
+/// without running the engine; an engine stopped before its verdict answers with the
+/// best plan found (a timeout never loses a plan); a plan the rules engine rejects is a
+/// bug of the engine and becomes [`SolveError::Internal`], never output.
 pub fn solve(
     engine: &dyn Engine,
     level: &Level,
     request: &Request,
     stop: &Stop,
-    progress: &mut dyn FnMut(&Progress),
+    board: &Incumbent,
 ) -> Result<Outcome, SolveError> {
     let start = Instant::now();
     check(engine, level, request)?;
@@ -166,8 +188,17 @@ pub fn solve(
             o.solver = (engine.about().sat != SatUse::None).then(|| request.solver.name().into());
             o
         }
-        None => engine.run(&task, stop, progress)?,
+        None => {
+            // The static lower bound is proved for every engine.
+            board.raise_lower(match request.metric {
+                Metric::Moves => analysis.move_lower_bound,
+                Metric::Pushes => analysis.push_lower_bound,
+            });
+            engine.run(&task, stop, board)?
+        }
     };
+    outcome.elapsed = start.elapsed();
+    outcome.take_board(board);
     if let Verdict::Solved { plan, .. } = &outcome.verdict
         && let Err(e) = plan.verify(level)
     {
@@ -177,19 +208,21 @@ pub fn solve(
             plan.lurd()
         )));
     }
-    outcome.elapsed = start.elapsed();
     Ok(outcome)
 }
 
-/// What the user asks of every level: the metric, the encoding and solver, the bound.
+/// What the user asks of every level: the metric, whether to prove the optimum, the
+/// encoding and solver, the bound.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Request {
     /// The metric to minimise.
     pub metric: Metric,
+    /// Whether to prove the plan optimal (else the first verified plan will do).
+    pub prove: bool,
     /// The encoding named with `--encoding`, if any.
     pub encoding: Option<EncodingKind>,
     /// The SAT solver.
     pub solver: SolverChoice,
-    /// The longest plan to look for, in steps of the metric.
-    pub max_steps: usize,
+    /// The longest plan to look for, in steps of the metric (`None`: no bound).
+    pub max_steps: Option<usize>,
 }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::About;
+use super::{About, Incumbent};
 use crate::encode::EncodingKind;
 use crate::game::{Metric, Plan};
 use crate::sat::SatBackend;
@@ -55,6 +55,10 @@ pub enum StopReason {
         /// The positions stored.
         positions: u64,
     },
+    /// The proven lower bound met the best plan found: that plan is optimal.
+    Closed,
+    /// A search that may skip positions (a plan finder's macros) ran out of them.
+    GaveUp,
 }
 
 /// The size of a formula.
@@ -92,8 +96,16 @@ pub struct Statistics {
     pub base_formula: Option<FormulaSize>,
     /// Cut clauses a lazy encoding added (`unroll` with `pushes-lazy`).
     pub cuts: Option<u64>,
-    /// Positions stored (`astar`).
+    /// Positions stored (`astar`, `finder`).
     pub positions: Option<u64>,
+    /// Windows of the plan asked of the SAT solver for fewer pushes (`anytime`).
+    pub windows: Option<u64>,
+    /// Of those, the windows it made shorter.
+    pub windows_shortened: Option<u64>,
+    /// Pushes the shortened windows saved.
+    pub pushes_saved: Option<u64>,
+    /// Whether the engine's tables stopped growing at their memory limit.
+    pub tables_full: bool,
 }
 
 /// Everything an engine says about one level.
@@ -107,6 +119,13 @@ pub struct Outcome {
     pub metric: Metric,
     /// The steps of the plan in the metric, or the bound the answer is about.
     pub k: Option<usize>,
+    /// The proven lower bound on the optimum (equal to the plan's length when it is
+    /// optimal).
+    pub lower_bound: Option<usize>,
+    /// When the first plan was found, and its length.
+    pub first_plan: Option<(Duration, usize)>,
+    /// The engine (or part of one) that found the plan reported.
+    pub found_by: Option<&'static str>,
     /// The encoding used, if any.
     pub encoding: Option<EncodingKind>,
     /// The encoding asked for, when the level needed another one (ice).
@@ -134,6 +153,9 @@ impl Outcome {
             engine: about.name,
             metric,
             k,
+            lower_bound: None,
+            first_plan: None,
+            found_by: None,
             encoding: None,
             fallback_from: None,
             solver: None,
@@ -144,13 +166,38 @@ impl Outcome {
     }
 }
 
-/// What an engine reports while it works.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Progress {
-    /// The bound being tried.
-    pub bound: Option<usize>,
-    /// The formula so far.
-    pub formula: Option<FormulaSize>,
+impl Outcome {
+    /// Takes in what the engines reported on `board`: a stopped engine answers with the
+    /// best plan found; the lower bound is the best proved (the plan's length when it
+    /// is optimal); the first plan's time.
+    pub fn take_board(&mut self, board: &Incumbent) {
+        let best = board.best();
+        if let (Verdict::Stopped { .. }, Some(found)) = (&self.verdict, &best) {
+            self.verdict = Verdict::Solved {
+                plan: found.plan.clone(),
+                optimal: board.lower() >= found.length,
+            };
+            self.k = Some(found.length);
+            self.found_by = Some(found.by);
+        }
+        let proved = board.lower().max(self.lower_bound.unwrap_or(0));
+        self.lower_bound = match &self.verdict {
+            Verdict::Solved { optimal: true, .. } => self.k,
+            Verdict::Solved { .. } => Some(proved.min(self.k.unwrap_or(usize::MAX))),
+            Verdict::Stopped { .. } | Verdict::NoPlan { .. } => (proved > 0).then_some(proved),
+            Verdict::Unsolvable { .. } => None,
+        };
+        if let Verdict::Solved { plan, .. } = &self.verdict {
+            // The first plan is this one unless the board saw an earlier one.
+            let own = (self.elapsed, plan.count(self.metric));
+            self.first_plan = board.first().or(Some(own));
+            if self.found_by.is_none() {
+                self.found_by = best
+                    .filter(|f| Some(f.length) == self.k && f.plan == *plan)
+                    .map(|f| f.by);
+            }
+        }
+    }
 }
 
 /// Why an engine could give no verdict.

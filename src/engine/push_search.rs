@@ -11,8 +11,8 @@ pub type Push = (Cell, Direction);
 /// How a search over pushes ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SearchAnswer {
-    /// A push-optimal plan, as its pushes.
-    Optimal(Vec<Push>),
+    /// A plan, as its pushes (push-optimal when the search proves optima).
+    Plan(Vec<Push>),
     /// No plan of at most this many pushes exists.
     NoneWithin(usize),
     /// No plan exists at all; why, in words.
@@ -21,10 +21,11 @@ pub enum SearchAnswer {
     Stopped(StopReason),
 }
 
-/// The outcome of a push search: the plan gets its walks (the gate replays it).
+/// The outcome of a push search: the plan gets its walks (the gate replays it), and is
+/// optimal when the search proves optima.
 pub fn outcome(about: &About, task: &Task, answer: SearchAnswer) -> Result<Outcome, SolveError> {
     let verdict = match answer {
-        SearchAnswer::Optimal(pushes) => {
+        SearchAnswer::Plan(pushes) => {
             let plan = plan_from_pushes(task.level, &pushes).map_err(|i| {
                 SolveError::Internal(format!(
                     "the {} plan cannot make its push {}",
@@ -34,7 +35,7 @@ pub fn outcome(about: &About, task: &Task, answer: SearchAnswer) -> Result<Outco
             })?;
             Verdict::Solved {
                 plan,
-                optimal: true,
+                optimal: about.optimal,
             }
         }
         SearchAnswer::NoneWithin(bound) => Verdict::NoPlan { bound },
@@ -50,12 +51,12 @@ pub fn outcome(about: &About, task: &Task, answer: SearchAnswer) -> Result<Outco
 pub(crate) fn check_bounds_and_dead_levels(run: &dyn Fn(&str, usize) -> SearchAnswer) {
     let text = "########\n#@ $  .#\n########\n";
     assert_eq!(run(text, 2), SearchAnswer::NoneWithin(2));
-    assert!(matches!(run(text, 3), SearchAnswer::Optimal(p) if p.len() == 3));
+    assert!(matches!(run(text, 3), SearchAnswer::Plan(p) if p.len() == 3));
     // A box in a corner, off its goal: dead.
     assert!(matches!(
         run("#####\n#.  #\n# @$#\n#####\n", 10),
         SearchAnswer::Unsolvable(_)
     ));
     // Already solved.
-    assert_eq!(run("####\n#@*#\n####\n", 10), SearchAnswer::Optimal(vec![]));
+    assert_eq!(run("####\n#@*#\n####\n", 10), SearchAnswer::Plan(vec![]));
 }

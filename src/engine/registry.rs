@@ -5,11 +5,12 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::{Engine, Request, SatUse, astar::Astar, pdr::Pdr, unroll::Unroll};
+use super::anytime::Anytime;
+use super::{Engine, Request, SatUse, astar::Astar, finder::Finder, pdr::Pdr, unroll::Unroll};
 use crate::level::Level;
 
 /// Every engine, in the order `auto` prefers them.
-pub static ENGINES: &[&dyn Engine] = &[&Pdr, &Unroll, &Astar];
+pub static ENGINES: &[&dyn Engine] = &[&Anytime, &Pdr, &Finder, &Unroll, &Astar];
 
 /// The engine with this name.
 pub fn by_name(name: &str) -> Option<&'static dyn Engine> {
@@ -28,24 +29,30 @@ pub enum EngineChoice {
 
 impl EngineChoice {
     /// The engine for `level`. Under `auto`: the first engine `auto` may pick that
-    /// handles the level (ice), proves the metric optimal, reads `--encoding` if one
-    /// was named, and can use the solver (an outside program only suits engines that
-    /// take any backend).
+    /// handles the level (ice), counts the metric, reads `--encoding` if one was named,
+    /// can use the solver (an outside program only suits engines that take any
+    /// backend), and proves the optimum if asked to (and, if not, preferably proves
+    /// none: finding a plan is faster).
     pub fn engine_for(self, level: &Level, request: &Request) -> &'static dyn Engine {
         match self {
             EngineChoice::Named(engine) => engine,
-            EngineChoice::Auto => ENGINES
-                .iter()
-                .copied()
-                .find(|e| {
+            EngineChoice::Auto => {
+                let fits = |e: &&dyn Engine| {
                     let about = e.about();
                     about.auto
                         && (about.ice || !level.has_ice())
                         && about.metrics.contains(&request.metric)
                         && (about.encodings || request.encoding.is_none())
                         && (about.sat == SatUse::Any || request.solver.in_process())
-                })
-                .expect("unroll takes every level, metric and solver"),
+                };
+                // An engine that proves no optimum where none is asked for; else one
+                // that proves it (its plan will do).
+                let engines = || ENGINES.iter().copied().filter(fits);
+                engines()
+                    .find(|e| e.about().optimal == request.prove)
+                    .or_else(|| engines().find(|e| e.about().optimal))
+                    .expect("unroll takes every level, metric and solver")
+            }
         }
     }
 
@@ -107,21 +114,34 @@ mod tests {
     use crate::sat::{SolverChoice, SolverName};
 
     #[test]
-    fn auto_picks_pdr_for_pushes_and_unroll_for_the_rest() {
+    fn auto_picks_anytime_for_pushes_the_finder_for_a_plan_and_unroll_for_the_rest() {
         let plain = &parse_xsb("t", "#####\n#@$.#\n#####\n").unwrap()[0];
         let ice = &parse_xsb("t", "######\n#@$~.#\n######\n").unwrap()[0];
         let varisat = SolverChoice::Builtin(SolverName::Varisat);
         let command = SolverChoice::Command("minisat {in} {out}".into());
-        let auto = |level, metric, encoding, solver: &SolverChoice| {
+        let auto_for = |level, metric, prove, encoding, solver: &SolverChoice| {
             let request = Request {
                 metric,
+                prove,
                 encoding,
                 solver: solver.clone(),
-                max_steps: 10,
+                max_steps: Some(10),
             };
             EngineChoice::Auto.engine_for(level, &request).about().name
         };
-        assert_eq!(auto(plain, Metric::Pushes, None, &varisat), "pdr");
+        let auto = |level, metric, encoding, solver: &SolverChoice| {
+            auto_for(level, metric, true, encoding, solver)
+        };
+        assert_eq!(auto(plain, Metric::Pushes, None, &varisat), "anytime");
+        assert_eq!(
+            auto_for(plain, Metric::Pushes, false, None, &varisat),
+            "finder"
+        );
+        // No finder for ice: an engine that proves the optimum gives a plan too.
+        assert_eq!(
+            auto_for(ice, Metric::Pushes, false, None, &varisat),
+            "unroll"
+        );
         assert_eq!(auto(ice, Metric::Pushes, None, &varisat), "unroll");
         assert_eq!(auto(plain, Metric::Moves, None, &varisat), "unroll");
         assert_eq!(

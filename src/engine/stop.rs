@@ -7,11 +7,14 @@ use std::time::Instant;
 use crate::sat::Interrupt;
 
 /// When to stop: at the deadline, or as soon as anyone cancels (Ctrl-C, or another
-/// engine that found the answer). Clones share the flag.
+/// engine that found the answer). Clones share the flags; a [`Stop::child`] also stops
+/// when its parent does, but cancelling it leaves the parent running.
 #[derive(Clone, Debug, Default)]
 pub struct Stop {
     deadline: Option<Instant>,
     cancelled: Arc<AtomicBool>,
+    /// The flags of the stops this one is a child of.
+    parents: Vec<Arc<AtomicBool>>,
 }
 
 impl Stop {
@@ -20,6 +23,7 @@ impl Stop {
         Stop {
             deadline,
             cancelled: Arc::new(AtomicBool::new(false)),
+            parents: Vec::new(),
         }
     }
 
@@ -33,7 +37,19 @@ impl Stop {
     pub fn with_deadline(&self, deadline: Option<Instant>) -> Stop {
         Stop {
             deadline,
-            cancelled: Arc::clone(&self.cancelled),
+            ..self.clone()
+        }
+    }
+
+    /// A stop with the same deadline that also stops when this one is cancelled, and
+    /// that can be cancelled alone (one side of a solve that runs two engines).
+    pub fn child(&self) -> Stop {
+        let mut parents = self.parents.clone();
+        parents.push(Arc::clone(&self.cancelled));
+        Stop {
+            deadline: self.deadline,
+            cancelled: Arc::new(AtomicBool::new(false)),
+            parents,
         }
     }
 
@@ -42,9 +58,10 @@ impl Stop {
         self.cancelled.store(true, Ordering::Relaxed);
     }
 
-    /// Whether it was cancelled (as opposed to reaching the deadline).
+    /// Whether it (or a parent) was cancelled, as opposed to reaching the deadline.
     pub fn is_cancelled(&self) -> bool {
         self.cancelled.load(Ordering::Relaxed)
+            || self.parents.iter().any(|p| p.load(Ordering::Relaxed))
     }
 
     /// Whether to stop now: cancelled, or past the deadline.
@@ -81,7 +98,11 @@ mod tests {
         let root = Stop::never();
         let level = root.with_deadline(None);
         assert!(!level.should_stop());
+        let side = level.child();
+        side.cancel();
+        assert!(side.should_stop() && !level.should_stop());
+        let other = level.child();
         root.cancel();
-        assert!(level.should_stop());
+        assert!(level.should_stop() && other.should_stop());
     }
 }

@@ -6,8 +6,8 @@
 use std::time::Instant;
 
 use super::{
-    About, Engine, FormulaSize, Outcome, Progress, SatUse, SolveError, Stop, StopReason, Task,
-    Verdict,
+    About, Engine, FormulaSize, Incumbent, Outcome, SatUse, SolveError, Status, Stop, StopReason,
+    Task, Verdict,
 };
 use crate::analysis::Analysis;
 use crate::encode::{Decoded, Encoding, EncodingKind};
@@ -22,6 +22,7 @@ static ABOUT: About = About {
     name: "unroll",
     summary: "the time-indexed formula of --encoding, one step more per bound",
     metrics: &[Metric::Pushes, Metric::Moves],
+    optimal: true,
     sat: SatUse::Any,
     encodings: true,
     ice: true,
@@ -38,17 +39,12 @@ impl Engine for Unroll {
         Some(encoding_for(task).0)
     }
 
-    fn run(
-        &self,
-        task: &Task,
-        stop: &Stop,
-        progress: &mut dyn FnMut(&Progress),
-    ) -> Result<Outcome, SolveError> {
+    fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
         let backend = task
             .solver
             .backend(Some(stop.interrupt()))
             .map_err(SolveError::Unsupported)?;
-        solve(task, backend, stop, progress)
+        solve(task, backend, stop, board)
     }
 }
 
@@ -66,14 +62,15 @@ fn encoding_for(task: &Task) -> (EncodingKind, Option<EncodingKind>) {
     }
 }
 
-/// Grows k from the lower bound to `task.max_steps`, asking for the goal at k under an
-/// assumption, until a plan is found, the bound is refuted for good, or `stop` says
-/// stop.
+/// Grows k from the lower bound (to `task.max_steps`, if set), asking for the goal at k
+/// under an assumption, until a plan is found, the bound is refuted for good, the
+/// bound meets a plan on `board`, or `stop` says stop. Each refuted bound raises the
+/// board's lower bound.
 fn solve(
     task: &Task,
     mut backend: Box<dyn SatBackend>,
     stop: &Stop,
-    progress: &mut dyn FnMut(&Progress),
+    board: &Incumbent,
 ) -> Result<Outcome, SolveError> {
     let (level, analysis) = (task.level, task.analysis);
     let (kind, fallback_from) = encoding_for(task);
@@ -89,29 +86,32 @@ fn solve(
         o
     };
     let lower = kind.lower_bound(analysis);
-    if lower > task.max_steps {
-        let verdict = Verdict::NoPlan {
-            bound: task.max_steps,
-        };
+    let last = task.max_steps.unwrap_or(usize::MAX);
+    if lower > last {
+        let verdict = Verdict::NoPlan { bound: last };
         return Ok(finish(verdict, backend.as_ref(), cuts));
     }
     let mut encoding = kind.build(level, analysis, backend.as_mut());
     let parity = kind.parity(analysis);
-    for k in lower..=task.max_steps {
+    for k in lower..=last {
         if parity.is_some_and(|p| k % 2 != p) {
             continue; // no plan has this many pushes (see Analysis::push_parity)
+        }
+        // Every shorter bound is refuted: k is a proven lower bound.
+        board.raise_lower(k);
+        let why = if board.closed() {
+            Some(StopReason::Closed)
+        } else {
+            stop.should_stop().then_some(StopReason::Time)
+        };
+        if let Some(why) = why {
+            return Ok(finish(Verdict::Stopped { why }, backend.as_ref(), cuts));
         }
         while encoding.steps() < k {
             encoding.add_step(backend.as_mut());
         }
-        if stop.should_stop() {
-            let verdict = Verdict::Stopped {
-                why: StopReason::Time,
-            };
-            return Ok(finish(verdict, backend.as_ref(), cuts));
-        }
         encoding.goal_literal(k, backend.as_mut());
-        progress(&Progress {
+        board.set_status(Status {
             bound: Some(k),
             formula: Some(FormulaSize::of(backend.as_ref())),
         });
@@ -146,10 +146,11 @@ fn solve(
             }
         }
     }
-    let verdict = Verdict::NoPlan {
-        bound: task.max_steps,
-    };
-    Ok(finish(verdict, backend.as_ref(), cuts))
+    Ok(finish(
+        Verdict::NoPlan { bound: last },
+        backend.as_ref(),
+        cuts,
+    ))
 }
 
 /// The answer for one bound k.

@@ -123,6 +123,16 @@ impl Level {
         }
     }
 
+    /// The same board with the player on `player` and boxes where `boxes` says: a
+    /// position of this level as the start of another problem (a window of a plan).
+    pub fn with_position(&self, player: Cell, boxes: &[bool]) -> Level {
+        Level {
+            boxes: boxes.to_vec(),
+            player,
+            ..self.clone()
+        }
+    }
+
     /// The name to show for this level: its title, or its number.
     pub fn name(&self) -> String {
         self.title

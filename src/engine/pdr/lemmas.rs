@@ -7,8 +7,8 @@ use std::collections::HashSet;
 
 use super::formula::OnePush;
 use super::search::{Barred, Position};
-use super::table::{PositionTable, is_after_move, is_key_of, key_of};
 use crate::analysis::Analysis;
+use crate::engine::table::{PositionTable, is_after_move, is_key_of, key_of};
 use crate::game::Region;
 use crate::level::{Cell, Level};
 use crate::sat::{Lit, Term};
@@ -43,25 +43,32 @@ pub(super) struct WholeLemmas {
 }
 
 impl WholeLemmas {
-    /// An empty table for `level`.
-    pub fn new(level: &Level) -> WholeLemmas {
+    /// An empty table for `level` that holds at most `limit` positions.
+    pub fn new(level: &Level, limit: usize) -> WholeLemmas {
         WholeLemmas {
-            table: PositionTable::default(),
+            table: PositionTable::with_limit(limit),
             region: Region::new(level),
             boxes: Vec::new(),
         }
+    }
+
+    /// Whether the table stopped growing (its memory limit).
+    pub fn is_full(&self) -> bool {
+        self.table.is_full()
     }
 
     /// Records that boxes on `cells` (hashed `hash`, and nowhere else), the player able
     /// to reach `reach`, cannot reach the goal within `frame` pushes (`None`: ever).
     pub fn add(&mut self, hash: u64, cells: &[Cell], reach: Option<Cell>, frame: Option<usize>) {
         let new = WholeLemma { reach, frame };
-        let lemmas = self.table.get_or_insert_with(
+        let Some(lemmas) = self.table.get_or_insert_with(
             hash,
             |k| is_key_of(k, cells, None),
             || key_of(cells, None),
             Vec::new,
-        );
+        ) else {
+            return; // the table is full: the lemma is not kept (the search stays sound)
+        };
         match lemmas.iter_mut().find(|l| l.reach == reach) {
             // A higher frame says more about the same positions.
             Some(l) => {

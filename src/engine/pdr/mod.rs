@@ -25,19 +25,20 @@
 //!
 //! The parts: [`formula`] (the one-push formula, frames and lemma clauses),
 //! [`lemmas`] (reading an UNSAT core into a lemma; the whole-position table),
-//! [`search`] (the descent) and [`table`] (Zobrist hashing and the position table).
+//! [`search`] (the descent); the whole-position table is a
+//! [`PositionTable`](crate::engine::table::PositionTable).
 
 mod formula;
 mod lemmas;
 mod search;
-mod table;
 
 use formula::OnePush;
 use search::{Search, Stopped};
 
 use super::push_search::{self, SearchAnswer};
 use super::{
-    About, Engine, FormulaSize, Outcome, Progress, SatUse, SolveError, Stop, StopReason, Task,
+    About, Engine, FormulaSize, Incumbent, Outcome, SatUse, SolveError, Status, Stop, StopReason,
+    Task,
 };
 use crate::analysis::Analysis;
 use crate::encode::EncodingKind;
@@ -53,6 +54,7 @@ static ABOUT: About = About {
     summary: "property-directed search: one push per SAT question, lemmas for every step \
               (push-optimal, no ice)",
     metrics: &[Metric::Pushes],
+    optimal: true,
     sat: SatUse::InProcess,
     encodings: false,
     ice: false,
@@ -70,18 +72,12 @@ impl Engine for Pdr {
         Some(EncodingKind::Pushes)
     }
 
-    fn run(
-        &self,
-        task: &Task,
-        stop: &Stop,
-        progress: &mut dyn FnMut(&Progress),
-    ) -> Result<Outcome, SolveError> {
+    fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
         // pdr checks the stop between questions, each of them tiny: its solver needs
         // no interrupt of its own.
         let solver = task.solver.backend(None).map_err(SolveError::Unsupported)?;
         let solver_name = solver.name();
-        let (answer, stats) =
-            optimal_pushes(task.level, task.analysis, solver, task, stop, progress);
+        let (answer, stats) = optimal_pushes(task.level, task.analysis, solver, task, stop, board);
         let mut outcome = push_search::outcome(&ABOUT, task, answer)?;
         outcome.encoding = self.encoding(task);
         outcome.solver = Some(solver_name.to_string());
@@ -91,6 +87,7 @@ impl Engine for Pdr {
         outcome.stats.lemmas = Some(stats.lemmas);
         outcome.stats.table_lemmas = Some(stats.whole_lemmas);
         outcome.stats.base_formula = Some(stats.base_size);
+        outcome.stats.tables_full = stats.tables_full;
         Ok(outcome)
     }
 }
@@ -111,20 +108,23 @@ pub struct PdrStats {
     pub base_size: FormulaSize,
     /// The formula at the end (with frames and lemmas).
     pub final_size: FormulaSize,
+    /// Whether its tables stopped growing (the memory limit).
+    pub tables_full: bool,
 }
 
 /// Searches `level` (without ice; `analysis` is its static analysis) for a push-optimal
-/// plan of at most `task.max_steps` pushes, asking `solver` (a fresh one) one push at a
-/// time. Bounds are tried from the lower bound up, in steps of 2 where the push parity
-/// is known, and the lemmas of one bound carry over to the next. `progress` hears of
-/// each bound.
+/// plan (of at most `task.max_steps` pushes, if set), asking `solver` (a fresh one) one
+/// push at a time. Bounds are tried from the lower bound up, in steps of 2 where the
+/// push parity is known, and the lemmas of one bound carry over to the next. Each bound
+/// tried is a proven lower bound, raised on `board`; the search ends when it meets a
+/// plan found elsewhere.
 fn optimal_pushes(
     level: &Level,
     analysis: &Analysis,
     solver: Box<dyn SatBackend>,
     task: &Task,
     stop: &Stop,
-    progress: &mut dyn FnMut(&Progress),
+    board: &Incumbent,
 ) -> (SearchAnswer, PdrStats) {
     let formula = OnePush::new(level, analysis, solver);
     let base_size = FormulaSize::of(formula.solver.as_ref());
@@ -136,19 +136,24 @@ fn optimal_pushes(
         let stats = PdrStats {
             base_size,
             final_size: FormulaSize::of(search.formula.solver.as_ref()),
+            tables_full: search.tables_full(),
             ..search.stats
         };
         (answer, stats)
     };
-    while k <= task.max_steps {
-        progress(&Progress {
+    while !task.beyond_bound(k) {
+        board.raise_lower(k);
+        if board.closed() {
+            return finish(search, SearchAnswer::Stopped(StopReason::Closed));
+        }
+        board.set_status(Status {
             bound: Some(k),
             formula: Some(FormulaSize::of(search.formula.solver.as_ref())),
         });
         search.last_refutation_dead = false;
         match search.search(&start, k, stop) {
             Err(Stopped) => return finish(search, SearchAnswer::Stopped(StopReason::Time)),
-            Ok(Some(plan)) => return finish(search, SearchAnswer::Optimal(plan)),
+            Ok(Some(plan)) => return finish(search, SearchAnswer::Plan(plan)),
             // The start itself was refuted without any frame: no plan of any length.
             Ok(None) if search.last_refutation_dead => {
                 let reason = "no sequence of pushes from the start avoids every deadlock \
@@ -158,7 +163,10 @@ fn optimal_pushes(
             Ok(None) => k += step,
         }
     }
-    finish(search, SearchAnswer::NoneWithin(task.max_steps))
+    let bound = task
+        .max_steps
+        .expect("only a bound the user set ends the loop");
+    finish(search, SearchAnswer::NoneWithin(bound))
 }
 
 #[cfg(test)]
@@ -196,10 +204,11 @@ mod tests {
             metric: Metric::Pushes,
             encoding: None,
             solver: &solver,
-            max_steps: max_pushes,
+            max_steps: Some(max_pushes),
         };
         let backend = Box::new(VarisatBackend::new());
-        optimal_pushes(level, &analysis, backend, &task, stop, &mut |_| {})
+        let board = Incumbent::new(Metric::Pushes);
+        optimal_pushes(level, &analysis, backend, &task, stop, &board)
     }
 
     fn run(text: &str, max_pushes: usize) -> SearchAnswer {
@@ -209,8 +218,7 @@ mod tests {
     /// Checks the plan against brute force and the rules engine; returns the counters.
     fn check_optimum(text: &str) -> PdrStats {
         let level = level(text);
-        let (SearchAnswer::Optimal(pushes), stats) = search_level(&level, 60, &Stop::never())
-        else {
+        let (SearchAnswer::Plan(pushes), stats) = search_level(&level, 60, &Stop::never()) else {
             panic!("no plan for\n{text}");
         };
         assert_eq!(

@@ -6,13 +6,17 @@
 use super::PdrStats;
 use super::formula::{OnePush, PushVar};
 use super::lemmas::{DEAD, WholeLemmas, explain};
-use super::table::{PositionTable, Zobrist, is_key_of, key_of};
 use crate::analysis::Analysis;
 use crate::engine::Stop;
 use crate::engine::push_search::Push;
+use crate::engine::table::{PositionTable, Zobrist, is_key_of, key_of};
 use crate::game::Region;
 use crate::level::{Cell, Level};
 use crate::sat::{Lit, SolveResult};
+
+/// The memory each of the two tables may take (so a long search stays well under
+/// two gigabytes with a plan finder beside it).
+const TABLE_BYTES: usize = 350 << 20;
 
 /// A position: the box mask, the cells of the boxes that can move (in order) and their
 /// Zobrist hash, and a cell of the player's region (the name of the region, its
@@ -113,12 +117,15 @@ pub(super) struct Search<'a> {
 
 impl<'a> Search<'a> {
     pub fn new(level: &'a Level, analysis: &'a Analysis, formula: OnePush) -> Search<'a> {
+        // Each table entry costs about a hundred bytes plus four per box.
+        let boxes = level.box_cells().count();
+        let limit = TABLE_BYTES / (120 + 4 * boxes);
         Search {
             level,
             analysis,
             formula,
-            lemmas: WholeLemmas::new(level),
-            found: PositionTable::default(),
+            lemmas: WholeLemmas::new(level, limit),
+            found: PositionTable::with_limit(limit),
             zobrist: Zobrist::new(level.cell_count()),
             goals: level.goal_cells().collect(),
             stats: PdrStats::default(),
@@ -129,6 +136,11 @@ impl<'a> Search<'a> {
             spare: Vec::new(),
             depth: 0,
         }
+    }
+
+    /// Whether a table stopped growing (the memory limit).
+    pub fn tables_full(&self) -> bool {
+        self.lemmas.is_full() || self.found.is_full()
     }
 
     /// The start position, its region filled into `self.region`.
@@ -275,7 +287,10 @@ impl<'a> Search<'a> {
                         || key_of(cells, Some(here)),
                         Vec::new,
                     );
-                    if !all.iter().any(|&(m, _)| m == n) {
+                    // (A full table remembers no more successors: they are asked again.)
+                    if let Some(all) = all
+                        && !all.iter().any(|&(m, _)| m == n)
+                    {
                         all.push((n, next.player));
                         found.push((n, next.player));
                     }
@@ -587,7 +602,7 @@ mod tests {
                 .unwrap();
         let (mut by_deadlock, mut by_heuristic) = (0, 0);
         for level in parse_xsb("microban.xsb", &text).unwrap().iter().take(40) {
-            let (SearchAnswer::Optimal(plan), _) = search_level(level, 200, &Stop::never()) else {
+            let (SearchAnswer::Plan(plan), _) = search_level(level, 200, &Stop::never()) else {
                 continue;
             };
             let analysis = Analysis::new(level);

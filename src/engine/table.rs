@@ -54,9 +54,13 @@ impl Zobrist {
 
 /// A map from keys (sorted cell lists, possibly with a mark after them) to values, by
 /// their Zobrist hash. Two keys with the same hash both live in the table: the hash
-/// finds the slot and the cells decide.
+/// finds the slot and the cells decide. A table holds at most its limit of keys; once
+/// full it stops growing (new keys are not taken in), so a search's memory stays
+/// bounded.
 pub struct PositionTable<V> {
     slots: FxHashMap<u64, Slot<V>>,
+    keys: usize,
+    limit: usize,
 }
 
 /// The keys of one hash: nearly always one, kept in the table itself (one memory access
@@ -68,9 +72,7 @@ enum Slot<V> {
 
 impl<V> Default for PositionTable<V> {
     fn default() -> Self {
-        PositionTable {
-            slots: FxHashMap::default(),
-        }
+        PositionTable::with_limit(usize::MAX)
     }
 }
 
@@ -80,6 +82,20 @@ pub fn key_of(cells: &[Cell], mark: Option<Cell>) -> Box<[u32]> {
 }
 
 impl<V> PositionTable<V> {
+    /// An empty table that holds at most `limit` keys.
+    pub fn with_limit(limit: usize) -> Self {
+        PositionTable {
+            slots: FxHashMap::default(),
+            keys: 0,
+            limit,
+        }
+    }
+
+    /// Whether the table holds as many keys as it may.
+    pub fn is_full(&self) -> bool {
+        self.keys >= self.limit
+    }
+
     /// Whether the table is empty.
     pub fn is_empty(&self) -> bool {
         self.slots.is_empty()
@@ -95,23 +111,37 @@ impl<V> PositionTable<V> {
 
     /// The value of the key with hash `hash` for which `is_key` holds, inserted with
     /// the key `make_key` makes and the value `new` makes if it is not there (so that
-    /// a key is built only when it is new).
+    /// a key is built only when it is new); `None` when it is not there and the table
+    /// is full.
     pub fn get_or_insert_with(
         &mut self,
         hash: u64,
         is_key: impl Fn(&[u32]) -> bool,
         make_key: impl FnOnce() -> Box<[u32]>,
         new: impl FnOnce() -> V,
-    ) -> &mut V {
+    ) -> Option<&mut V> {
+        let full = self.keys >= self.limit;
         let slot = match self.slots.entry(hash) {
+            Entry::Vacant(_) if full => return None,
             Entry::Vacant(e) => {
+                self.keys += 1;
                 let Slot::One(_, v) = e.insert(Slot::One(make_key(), new())) else {
                     unreachable!("just inserted")
                 };
-                return v;
+                return Some(v);
             }
             Entry::Occupied(e) => e.into_mut(),
         };
+        let present = match slot {
+            Slot::One(k, _) => is_key(k),
+            Slot::Many(all) => all.iter().any(|(k, _)| is_key(k)),
+        };
+        if !present {
+            if full {
+                return None;
+            }
+            self.keys += 1;
+        }
         if let Slot::One(k, _) = slot
             && !is_key(k)
         {
@@ -122,7 +152,7 @@ impl<V> PositionTable<V> {
             }
         }
         match slot {
-            Slot::One(_, v) => v,
+            Slot::One(_, v) => Some(v),
             Slot::Many(all) => {
                 let at = match all.iter().position(|(k, _)| is_key(k)) {
                     Some(at) => at,
@@ -131,20 +161,14 @@ impl<V> PositionTable<V> {
                         all.len() - 1
                     }
                 };
-                &mut all[at].1
+                Some(&mut all[at].1)
             }
         }
     }
 
     /// The number of keys.
-    #[cfg(test)]
     pub fn len(&self) -> usize {
-        (self.slots.values())
-            .map(|slot| match slot {
-                Slot::One(..) => 1,
-                Slot::Many(all) => all.len(),
-            })
-            .sum()
+        self.keys
     }
 }
 
@@ -188,9 +212,14 @@ mod tests {
         let mut table: PositionTable<u32> = PositionTable::default();
         assert!(table.is_empty());
         // Two different keys forced into one bucket.
-        *table.get_or_insert_with(7, |k| k == [1, 2], || key_of(&[1, 2], None), || 0) += 5;
-        *table.get_or_insert_with(7, |k| k == [1, 3], || key_of(&[1, 3], None), || 100) += 1;
-        *table.get_or_insert_with(7, |k| k == [1, 2], || key_of(&[1, 2], None), || 0) += 1;
+        let mut add = |hash, key: [u32; 2], new, by| {
+            let cells = [key[0] as Cell, key[1] as Cell];
+            let v = table.get_or_insert_with(hash, |k| k == key, || key_of(&cells, None), || new);
+            *v.expect("room") += by;
+        };
+        add(7, [1, 2], 0, 5);
+        add(7, [1, 3], 100, 1);
+        add(7, [1, 2], 0, 1);
         assert_eq!(table.len(), 2);
         assert_eq!(table.get(7, |k| k == [1, 2]), Some(&6));
         assert_eq!(table.get(7, |k| k == [1, 3]), Some(&101));
@@ -201,6 +230,25 @@ mod tests {
         assert!(!is_key_of(&[1, 2, 9], &[1, 2], Some(8)));
         assert!(!is_key_of(&[1, 2, 9], &[1, 2], None));
         assert!(is_key_of(&[1, 2], &[1, 2], None));
+        // A full table keeps what it has and takes nothing new.
+        let mut small: PositionTable<u32> = PositionTable::with_limit(1);
+        assert!(
+            small
+                .get_or_insert_with(1, |k| k == [5], || key_of(&[5], None), || 1)
+                .is_some()
+        );
+        assert!(small.is_full());
+        assert!(
+            small
+                .get_or_insert_with(2, |k| k == [6], || key_of(&[6], None), || 1)
+                .is_none()
+        );
+        assert!(
+            small
+                .get_or_insert_with(1, |k| k == [5], || key_of(&[5], None), || 1)
+                .is_some()
+        );
+        assert_eq!(small.len(), 1);
     }
 
     #[test]

@@ -1,0 +1,258 @@
+//! The cheapest assignment of boxes to distinct goals, for any position: the sum of the
+//! pushes each box needs to reach its own goal (the player walking round the box, other
+//! boxes ignored). A position where no assignment exists is dead (a bipartite
+//! deadlock). The searches evaluate it for every position they store, so the
+//! assignment (Hungarian method, shortest augmenting paths) keeps its buffers.
+
+use super::distance::{UNREACHABLE, push_distances_walking_to};
+use crate::level::{Cell, Level};
+
+/// A cost too high for any real assignment (no box can reach that goal).
+const NEVER: i64 = 1 << 40;
+
+/// Per-goal distances and the buffers of the assignment.
+///
+/// A search evaluates the children of a position, each one box moved: [`prepare`]
+/// solves the parent's assignment once, and [`cost_after`] repairs it for one moved box
+/// with a single augmenting path (the other boxes' dual prices stay feasible), in
+/// O(n²) instead of O(n³).
+///
+/// [`prepare`]: Assignment::prepare
+/// [`cost_after`]: Assignment::cost_after
+#[derive(Clone, Debug)]
+pub struct Assignment {
+    /// The goals in the player's region.
+    goals: Vec<Cell>,
+    /// `dist[g][c]`: pushes a lone box on `c` needs to reach goal `g`.
+    dist: Vec<Vec<u32>>,
+    // Buffers of the Hungarian method (1-based, as the method is usually written).
+    u: Vec<i64>,
+    v: Vec<i64>,
+    p: Vec<usize>,
+    way: Vec<usize>,
+    minv: Vec<i64>,
+    used: Vec<bool>,
+    /// The parent position of [`Assignment::prepare`] (its cells, by row) and its
+    /// solved duals and matching.
+    rows: Vec<u16>,
+    base_u: Vec<i64>,
+    base_v: Vec<i64>,
+    base_p: Vec<usize>,
+}
+
+impl Assignment {
+    /// The distances of `level`'s goals in `region`.
+    pub fn new(level: &Level, region: &[bool]) -> Assignment {
+        let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
+        let dist = goals
+            .iter()
+            .map(|&g| push_distances_walking_to(level, region, [g]))
+            .collect();
+        Assignment {
+            goals,
+            dist,
+            u: Vec::new(),
+            v: Vec::new(),
+            p: Vec::new(),
+            way: Vec::new(),
+            minv: Vec::new(),
+            used: Vec::new(),
+            rows: Vec::new(),
+            base_u: Vec::new(),
+            base_v: Vec::new(),
+            base_p: Vec::new(),
+        }
+    }
+
+    /// The cost of row `i` (1-based) at column `j` (1-based) for the boxes `rows`.
+    fn entry(&self, rows: &[u16], i: usize, j: usize) -> i64 {
+        match self.dist[j - 1][rows[i - 1] as usize] {
+            UNREACHABLE => NEVER,
+            d => d as i64,
+        }
+    }
+
+    /// Augments row `i` into the matching held in the buffers (the shortest augmenting
+    /// path of the Hungarian method), the costs being those of `rows`.
+    fn augment(&mut self, rows: &[u16], i: usize) {
+        let n = rows.len();
+        self.p[0] = i;
+        let mut j0 = 0;
+        self.minv.clear();
+        self.minv.resize(n + 1, i64::MAX);
+        self.used.clear();
+        self.used.resize(n + 1, false);
+        loop {
+            self.used[j0] = true;
+            let i0 = self.p[j0];
+            let mut delta = i64::MAX;
+            let mut j1 = 0;
+            for j in 1..=n {
+                if !self.used[j] {
+                    let cur = self.entry(rows, i0, j) - self.u[i0] - self.v[j];
+                    if cur < self.minv[j] {
+                        self.minv[j] = cur;
+                        self.way[j] = j0;
+                    }
+                    if self.minv[j] < delta {
+                        delta = self.minv[j];
+                        j1 = j;
+                    }
+                }
+            }
+            for j in 0..=n {
+                if self.used[j] {
+                    self.u[self.p[j]] += delta;
+                    self.v[j] -= delta;
+                } else {
+                    self.minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if self.p[j0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let j1 = self.way[j0];
+            self.p[j0] = self.p[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+    }
+
+    /// The total cost of the matching in the buffers, `None` when it uses an
+    /// impossible pair.
+    fn total(&self, rows: &[u16]) -> Option<u32> {
+        let n = rows.len();
+        let total: i64 = (1..=n).map(|j| self.entry(rows, self.p[j], j)).sum();
+        (total < NEVER).then_some(total as u32)
+    }
+
+    /// Solves the assignment of the boxes on `boxes` and keeps it, so that
+    /// [`Assignment::cost_after`] can repair it for a child position; the cost.
+    pub fn prepare(&mut self, boxes: &[u16]) -> Option<u32> {
+        let cost = self.cost(boxes);
+        self.rows.clear();
+        self.rows.extend_from_slice(boxes);
+        self.base_u.clone_from(&self.u);
+        self.base_v.clone_from(&self.v);
+        self.base_p.clone_from(&self.p);
+        cost
+    }
+
+    /// The cost of the position [`Assignment::prepare`] was given, with its `row`-th box
+    /// (0-based, in the order given) moved to `cell`: one augmenting path.
+    pub fn cost_after(&mut self, row: usize, cell: Cell) -> Option<u32> {
+        let n = self.rows.len();
+        if n == 0 || n != self.goals.len() {
+            return self.cost(&[]).filter(|_| n == 0);
+        }
+        let mut rows = std::mem::take(&mut self.rows);
+        let old = rows[row];
+        rows[row] = cell as u16;
+        self.u.clone_from(&self.base_u);
+        self.v.clone_from(&self.base_v);
+        self.p.clone_from(&self.base_p);
+        // Free the row's goal, and take the row in again with the new cell.
+        let i = row + 1;
+        if let Some(j) = (1..=n).find(|&j| self.p[j] == i) {
+            self.p[j] = 0;
+        }
+        self.u[i] = 0;
+        self.augment(&rows, i);
+        let cost = self.total(&rows);
+        rows[row] = old;
+        self.rows = rows;
+        cost
+    }
+
+    /// The goals, in the order the per-goal distances are kept.
+    pub fn goals(&self) -> &[Cell] {
+        &self.goals
+    }
+
+    /// Pushes a lone box on `cell` needs to reach goal number `goal`.
+    pub fn distance(&self, goal: usize, cell: Cell) -> u32 {
+        self.dist[goal][cell]
+    }
+
+    /// The cheapest assignment of the boxes on `boxes` to distinct goals, or `None` when
+    /// no assignment exists (as many boxes as goals are expected).
+    pub fn cost(&mut self, boxes: &[u16]) -> Option<u32> {
+        let n = boxes.len();
+        if n == 0 {
+            return Some(0);
+        }
+        if n != self.goals.len() {
+            return None;
+        }
+        for buffer in [&mut self.u, &mut self.v] {
+            buffer.clear();
+            buffer.resize(n + 1, 0);
+        }
+        self.p.clear();
+        self.p.resize(n + 1, 0);
+        self.way.clear();
+        self.way.resize(n + 1, 0);
+        for i in 1..=n {
+            self.augment(boxes, i);
+        }
+        self.total(boxes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::player_region;
+    use crate::level::parse_xsb;
+
+    #[test]
+    fn agrees_with_the_matching_bound_and_finds_dead_assignments() {
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
+                .unwrap();
+        for level in parse_xsb("microban", &text).unwrap().iter().take(25) {
+            let region = player_region(level);
+            let boxes: Vec<Cell> = level.box_cells().filter(|&b| region[b]).collect();
+            let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
+            let Some(m) = crate::analysis::matching_potential(level, &region, &boxes, &goals)
+            else {
+                continue;
+            };
+            let mut a = Assignment::new(level, &region);
+            let cells: Vec<u16> = boxes.iter().map(|&b| b as u16).collect();
+            assert_eq!(
+                a.prepare(&cells),
+                Some(m.initial as u32),
+                "level {}",
+                level.number
+            );
+            // Every box moved to every live cell: the repair equals a fresh solve.
+            for row in 0..cells.len() {
+                for cell in (0..level.cell_count()).filter(|&c| region[c]) {
+                    let mut moved = cells.clone();
+                    moved[row] = cell as u16;
+                    let repaired = a.cost_after(row, cell);
+                    let fresh = Assignment::new(level, &region).cost(&moved);
+                    assert_eq!(
+                        repaired, fresh,
+                        "level {} row {row} cell {cell}",
+                        level.number
+                    );
+                }
+            }
+        }
+        // Two boxes in the two corners of one goal's corridor: only one can get there.
+        let level = parse_xsb("t", "######\n#$  $#\n#.  .#\n#  @ #\n######\n")
+            .unwrap()
+            .remove(0);
+        let region = player_region(&level);
+        let mut a = Assignment::new(&level, &region);
+        let corner: Vec<u16> = vec![level.width() as u16 + 1, level.width() as u16 + 4];
+        assert_eq!(a.cost(&corner), None);
+    }
+}

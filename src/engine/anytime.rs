@@ -1,0 +1,128 @@
+//! The anytime default: the plan finder and an optimal search side by side on two
+//! cores, sharing the solve's [`Incumbent`].
+//!
+//! The finder ([`find_plan`]) looks for a verified plan fast and offers it as the upper
+//! bound; then it asks the SAT solver to shorten the plan window by window
+//! ([`shorten`]), offering every shorter plan. The prover ([`Pdr`]) raises the proven
+//! lower bound bound by bound. When the bound meets the best plan, that plan is optimal
+//! and both stop; when the prover finds a plan first, it is optimal by itself. Stopped
+//! early (a time limit, Ctrl-C), the solve answers with the best plan and the bound
+//! proved so far.
+
+use std::thread;
+
+use super::finder::{Techniques, find_plan};
+use super::pdr::Pdr;
+use super::push_search::{self, SearchAnswer};
+use super::shorten::shorten;
+use super::{
+    About, Engine, Incumbent, Outcome, SatUse, SolveError, Statistics, Stop, StopReason, Task,
+    Verdict,
+};
+use crate::encode::EncodingKind;
+use crate::game::Metric;
+
+/// The plan finder and the optimal search together.
+pub struct Anytime;
+
+static ABOUT: About = About {
+    name: "anytime",
+    summary: "the plan finder and pdr side by side: a plan fast, proved push-optimal when \
+              the bound meets it (no ice, 2 cores)",
+    metrics: &[Metric::Pushes],
+    optimal: true,
+    sat: SatUse::InProcess,
+    encodings: false,
+    ice: false,
+    cores: 2,
+    auto: true,
+};
+
+impl Engine for Anytime {
+    fn about(&self) -> &'static About {
+        &ABOUT
+    }
+
+    fn encoding(&self, task: &Task) -> Option<EncodingKind> {
+        Pdr.encoding(task)
+    }
+
+    fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
+        // Each side stops at the solve's stop, or when the other has settled the level.
+        let (finder_stop, prover_stop) = (stop.child(), stop.child());
+        let (found, proved) = thread::scope(|scope| {
+            let finder = scope.spawn(|| {
+                let outcome = find_and_shorten(task, &finder_stop, board);
+                if settles(&outcome) {
+                    prover_stop.cancel();
+                }
+                outcome
+            });
+            let prover = scope.spawn(|| {
+                let outcome = Pdr.run(task, &prover_stop, board);
+                // Proved, closed, refuted or stopped: the finder has nothing left to do.
+                finder_stop.cancel();
+                outcome
+            });
+            let found = finder.join().expect("the finder does not panic");
+            // The finder is done; the prover goes on until the bound meets the plan.
+            let proved = prover.join().expect("the prover does not panic");
+            (found, proved)
+        });
+        let (found, proved) = (found?, proved?);
+        let verdict = match (&found.verdict, &proved.verdict) {
+            (_, Verdict::Solved { .. }) => proved.verdict.clone(),
+            (Verdict::Unsolvable { .. }, _) => found.verdict.clone(),
+            (_, Verdict::Unsolvable { .. } | Verdict::NoPlan { .. }) => proved.verdict.clone(),
+            // The gate takes the board's best plan, proved optimal if the bound met it.
+            _ => Verdict::Stopped {
+                why: if board.closed() {
+                    StopReason::Closed
+                } else {
+                    StopReason::Time
+                },
+            },
+        };
+        let mut outcome = Outcome::new(&ABOUT, Metric::Pushes, verdict);
+        outcome.encoding = proved.encoding;
+        outcome.solver = proved.solver.clone();
+        outcome.formula = proved.formula;
+        outcome.stats = Statistics {
+            positions: found.stats.positions,
+            windows: found.stats.windows,
+            windows_shortened: found.stats.windows_shortened,
+            pushes_saved: found.stats.pushes_saved,
+            tables_full: found.stats.tables_full || proved.stats.tables_full,
+            ..proved.stats
+        };
+        Ok(outcome)
+    }
+}
+
+/// The finder's side: a plan, offered on `board`, then shortened by the SAT solver
+/// until the bound meets it or `stop` says stop.
+fn find_and_shorten(task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
+    let (answer, stats) = find_plan(task, &Techniques::from_env(), stop);
+    let mut outcome = push_search::outcome(&ABOUT, task, answer.clone())?;
+    outcome.stats.positions = Some(stats.positions);
+    if let (SearchAnswer::Plan(pushes), Verdict::Solved { plan, optimal }) =
+        (answer, &mut outcome.verdict)
+    {
+        *optimal = false;
+        board.offer(task.level, plan.clone(), "finder");
+        let (_, done) = shorten(task, pushes, stop, board, "SAT windows");
+        outcome.stats.windows = Some(done.windows);
+        outcome.stats.windows_shortened = Some(done.shortened);
+        outcome.stats.pushes_saved = Some(done.saved);
+    }
+    Ok(outcome)
+}
+
+/// Whether an outcome settles the level for the other side: a proved optimum or a proof
+/// that there is none.
+fn settles(outcome: &Result<Outcome, SolveError>) -> bool {
+    matches!(
+        outcome.as_ref().map(|o| &o.verdict),
+        Ok(Verdict::Solved { optimal: true, .. } | Verdict::Unsolvable { .. })
+    )
+}

@@ -1,0 +1,291 @@
+//! Corral deadlocks: a part of the board the player cannot reach, fenced by boxes and
+//! walls, that no sequence of pushes of its fence can open again.
+//!
+//! The check keeps only the boxes that touch the corral (the others are taken off the
+//! board, which can only help the fence) and searches the pushes of those boxes from the
+//! position: as soon as the player can step into the corral, or every one of the boxes
+//! stands on a goal with no empty goal left inside, the corral is not a deadlock. If the
+//! search runs out of positions first, no plan can open the corral from here, and the
+//! position is dead. The search is capped; a capped search proves nothing.
+
+use std::collections::HashSet;
+
+use crate::analysis::{Analysis, frozen_off_goal};
+use crate::game::Region;
+use crate::level::{Cell, Direction, Level};
+
+/// Positions one check may visit before it gives up (and calls the corral open).
+const LIMIT: usize = 2_000;
+
+/// The corral check with its buffers.
+pub struct Corrals {
+    region: Region,
+    /// The cells of the corral being checked (a stamp per cell).
+    corral: Vec<u32>,
+    stamp: u32,
+    stack: Vec<Cell>,
+    /// Results by the corral's boxes (sorted) and the player's region name.
+    dead: HashSet<Vec<u16>>,
+    open: HashSet<Vec<u16>>,
+    /// Checks run, and positions they found dead.
+    pub checks: u64,
+    /// Of the checks, those that proved a deadlock.
+    pub deadlocks: u64,
+}
+
+impl Corrals {
+    /// Buffers for `level`.
+    pub fn new(level: &Level) -> Corrals {
+        Corrals {
+            region: Region::new(level),
+            corral: vec![0; level.cell_count()],
+            stamp: 0,
+            stack: Vec::new(),
+            dead: HashSet::new(),
+            open: HashSet::new(),
+            checks: 0,
+            deadlocks: 0,
+        }
+    }
+
+    /// The pushes of a PI-corral of the position `boxes` (a mask) with the player's
+    /// region `reach`, if it has one: a corral whose every push the player can make
+    /// from its fence goes into it, and the player can make all of them now. Such a
+    /// corral has to be entered sooner or later, and pushes elsewhere do not change
+    /// that, so only its pushes need to be tried (the pruning of JSoko and YASS). The
+    /// corral with the fewest pushes is taken; `None` when there is none.
+    pub fn pi_pushes(
+        &mut self,
+        level: &Level,
+        analysis: &Analysis,
+        boxes: &[bool],
+        reach: &Region,
+        floor: &[Cell],
+    ) -> Option<Vec<(Cell, Direction)>> {
+        let mut best: Option<Vec<(Cell, Direction)>> = None;
+        self.stamp += 1;
+        let first = self.stamp;
+        for &start in floor {
+            if boxes[start] || reach.contains(start) || self.corral[start] >= first {
+                continue;
+            }
+            let (fence, cells) = self.fill_corral(level, boxes, start);
+            let inside = |c: Cell, corral: &[u32], stamp: u32| corral[c] == stamp;
+            let stamp = self.stamp;
+            // The fence the player touches: boxes next to both the corral and the region.
+            let barrier = fence.iter().map(|&b| b as Cell).filter(|&b| {
+                Direction::ALL
+                    .iter()
+                    .any(|&d| reach.contains(level.neighbor(b, d)))
+            });
+            let mut pushes = Vec::new();
+            let mut pi = true;
+            'fence: for b in barrier {
+                for d in Direction::ALL {
+                    let to = level.neighbor(b, d);
+                    let behind = level.neighbor(b, d.opposite());
+                    if level.is_wall(to) || boxes[to] || !analysis.live[to] || level.is_wall(behind)
+                    {
+                        continue; // no push this way, ever from here
+                    }
+                    let into = inside(to, &self.corral, stamp);
+                    let now = reach.contains(behind);
+                    match (into, now) {
+                        (true, true) => pushes.push((b, d)),
+                        // A push out of the corral, or into it but not possible now.
+                        (false, true) | (true, false) => {
+                            pi = false;
+                            break 'fence;
+                        }
+                        (false, false) => {}
+                    }
+                }
+            }
+            let worth = cells.iter().any(|&c| level.is_goal(c) && !boxes[c])
+                || fence.iter().any(|&b| !level.is_goal(b as Cell));
+            if pi
+                && worth
+                && !pushes.is_empty()
+                && best.as_ref().is_none_or(|p| pushes.len() < p.len())
+            {
+                best = Some(pushes);
+            }
+        }
+        best
+    }
+
+    /// Whether the position `boxes` (a mask), with the player's region `reach` (filled
+    /// around `boxes`), has a corral next to the box on `pushed` that can never be
+    /// opened.
+    pub fn dead(
+        &mut self,
+        level: &Level,
+        analysis: &Analysis,
+        boxes: &[bool],
+        reach: &Region,
+        pushed: Cell,
+    ) -> bool {
+        // The corrals are the unreachable floor next to the pushed box.
+        let first = self.stamp + 1;
+        for dir in Direction::ALL {
+            let start = level.neighbor(pushed, dir);
+            if level.is_wall(start) || boxes[start] || reach.contains(start) {
+                continue;
+            }
+            if self.corral[start] >= first {
+                continue; // this corral was checked from another side
+            }
+            let (fence, cells) = self.fill_corral(level, boxes, start);
+            if self.fence_is_dead(level, analysis, boxes, reach, &fence, &cells) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Marks the corral around `start` with a new stamp and returns its fence (the
+    /// boxes next to it, sorted) and its cells.
+    fn fill_corral(&mut self, level: &Level, boxes: &[bool], start: Cell) -> (Vec<u16>, Vec<Cell>) {
+        self.stamp += 1;
+        let stamp = self.stamp;
+        let mut fence = Vec::new();
+        let mut cells = vec![start];
+        self.stack.clear();
+        self.stack.push(start);
+        self.corral[start] = stamp;
+        while let Some(c) = self.stack.pop() {
+            for d in Direction::ALL {
+                let n = level.neighbor(c, d);
+                if level.is_wall(n) || self.corral[n] == stamp {
+                    continue;
+                }
+                if boxes[n] {
+                    if !fence.contains(&(n as u16)) {
+                        fence.push(n as u16);
+                    }
+                    continue;
+                }
+                self.corral[n] = stamp;
+                self.stack.push(n);
+                cells.push(n);
+            }
+        }
+        fence.sort_unstable();
+        (fence, cells)
+    }
+
+    /// Whether the fence (with the corral stamped in `self.corral`) can never be
+    /// opened from the position.
+    fn fence_is_dead(
+        &mut self,
+        level: &Level,
+        analysis: &Analysis,
+        boxes: &[bool],
+        reach: &Region,
+        fence: &[u16],
+        cells: &[Cell],
+    ) -> bool {
+        // The player's start: any cell of its region next to the fence.
+        let Some(player) = fence.iter().find_map(|&b| {
+            Direction::ALL
+                .iter()
+                .map(|&d| level.neighbor(b as Cell, d))
+                .find(|&c| reach.contains(c))
+        }) else {
+            return false;
+        };
+        let mut key = fence.to_vec();
+        key.push(self.region.fill(level, boxes, player) as u16);
+        if self.dead.contains(&key) {
+            return true;
+        }
+        if self.open.contains(&key) {
+            return false;
+        }
+        self.checks += 1;
+        let goals_inside: Vec<Cell> = cells
+            .iter()
+            .copied()
+            .filter(|&c| level.is_goal(c))
+            .collect();
+        let dead = !search_opens(
+            level,
+            analysis,
+            fence,
+            player,
+            cells,
+            &goals_inside,
+            &mut self.region,
+        );
+        if dead {
+            self.deadlocks += 1;
+            self.dead.insert(key);
+        } else {
+            self.open.insert(key);
+        }
+        dead
+    }
+}
+
+/// Whether pushes of the fence boxes alone (starting on `fence`, the player on
+/// `player`) can open the corral of `cells`: the player steps into it, or every fence
+/// box stands on a goal and no goal of the corral (`goals_inside`) is empty. A search
+/// that hits its cap answers yes.
+fn search_opens(
+    level: &Level,
+    analysis: &Analysis,
+    fence: &[u16],
+    player: Cell,
+    cells: &[Cell],
+    goals_inside: &[Cell],
+    region: &mut Region,
+) -> bool {
+    let mut mask = vec![false; level.cell_count()];
+    let mut seen: HashSet<(Vec<u16>, Cell)> = HashSet::new();
+    let mut stack: Vec<(Vec<u16>, Cell)> = vec![(fence.to_vec(), player)];
+    while let Some((boxes, player)) = stack.pop() {
+        for &b in &boxes {
+            mask[b as usize] = true;
+        }
+        let name = region.fill(level, &mask, player);
+        let opened = cells.iter().any(|&c| region.contains(c));
+        let home = boxes.iter().all(|&b| level.is_goal(b as usize))
+            && goals_inside.iter().all(|&g| mask[g]);
+        if opened || home {
+            return true;
+        }
+        if !seen.insert((boxes.clone(), name)) {
+            for &b in &boxes {
+                mask[b as usize] = false;
+            }
+            continue;
+        }
+        if seen.len() > LIMIT {
+            return true;
+        }
+        for (i, &b) in boxes.iter().enumerate() {
+            let b = b as Cell;
+            for d in Direction::ALL {
+                let behind = level.neighbor(b, d.opposite());
+                let to = level.neighbor(b, d);
+                if !region.contains(behind) || level.is_wall(to) || mask[to] || !analysis.live[to] {
+                    continue;
+                }
+                mask[b] = false;
+                mask[to] = true;
+                if !frozen_off_goal(level, &mask, &analysis.live, to) {
+                    let mut next = boxes.clone();
+                    next[i] = to as u16;
+                    next.sort_unstable();
+                    stack.push((next, b));
+                }
+                mask[to] = false;
+                mask[b] = true;
+            }
+        }
+        for &b in &boxes {
+            mask[b as usize] = false;
+        }
+    }
+    false
+}

@@ -1,0 +1,186 @@
+//! The plan finder: best-first searches over push positions that look for a verified
+//! plan fast and prove nothing about its length.
+//!
+//! A node is a box configuration and the player's region (named by its smallest cell);
+//! an edge is a push, or several pushes of one box through a tunnel. Positions are
+//! filed by their features (goals of the packing order filled, regions of the floor;
+//! [`features`]) and, within a cell, in A*'s order (pushes made plus the cheapest
+//! assignment of boxes to goals); turns alternate between the most advanced cell and
+//! the others ([`frontier`]). Pushes into dead squares, deadlock patterns, frozen boxes
+//! off their goals and corrals that can never open again are not made ([`corral`]).
+//!
+//! Two searches share the core in slices (a portfolio): one pushes everywhere, the
+//! other only into a PI-corral where there is one. They solve different levels, and
+//! the first plan of either is the answer.
+//!
+//! Every technique can be switched off for measurements with the environment variable
+//! `SATSOKO_FINDER_OFF`, a comma-separated list of the names in [`Techniques`].
+
+mod arena;
+mod corral;
+mod features;
+mod frontier;
+mod search;
+
+use search::Search;
+
+use super::push_search::{self, SearchAnswer};
+use super::{
+    About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task, Verdict,
+};
+use crate::game::Metric;
+
+/// The memory the finder's searches may take in all; a position costs about sixty
+/// bytes plus two per box.
+const MEMORY: usize = 1 << 30;
+
+/// Positions one search expands before the next search of the portfolio takes the core.
+const SLICE: usize = 512;
+
+/// The techniques of the finder, each of which can be switched off for measurements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Prune pushes that freeze a box off its goal (`freeze`).
+    pub freeze: bool,
+    /// Push a box through a tunnel in one step (`tunnels`).
+    pub tunnels: bool,
+    /// File positions by the goals of the packing order filled (`packing`).
+    pub packing: bool,
+    /// Prune positions whose corral can never be opened (`corrals`).
+    pub corrals: bool,
+    /// Rotate turns over the cells of the features (`rotation`).
+    pub rotation: bool,
+    /// File positions by the regions the boxes split the floor into (`connectivity`).
+    pub connectivity: bool,
+    /// Where a PI-corral is, push only into it (`pi-corrals`; the second search of
+    /// the portfolio).
+    pub pi_corrals: bool,
+    /// Run the search with PI-corral pruning beside the one without (`portfolio`).
+    pub portfolio: bool,
+}
+
+impl Techniques {
+    /// The names `SATSOKO_FINDER_OFF` takes.
+    pub const NAMES: [&str; 8] = [
+        "freeze",
+        "tunnels",
+        "packing",
+        "corrals",
+        "rotation",
+        "connectivity",
+        "pi-corrals",
+        "portfolio",
+    ];
+
+    /// Every technique on, but those named in `SATSOKO_FINDER_OFF`.
+    pub fn from_env() -> Techniques {
+        let off = std::env::var("SATSOKO_FINDER_OFF").unwrap_or_default();
+        let on = |name: &str| !off.split(',').any(|o| o.trim() == name);
+        Techniques {
+            freeze: on("freeze"),
+            tunnels: on("tunnels"),
+            packing: on("packing"),
+            corrals: on("corrals"),
+            rotation: on("rotation"),
+            connectivity: on("connectivity"),
+            pi_corrals: on("pi-corrals"),
+            portfolio: on("portfolio"),
+        }
+    }
+
+    /// The searches of the portfolio: without PI-corral pruning, and (if on) with it.
+    fn searches(self) -> Vec<Techniques> {
+        let plain = Techniques {
+            pi_corrals: false,
+            ..self
+        };
+        match (self.pi_corrals, self.portfolio) {
+            (true, true) => vec![plain, self],
+            (true, false) => vec![self],
+            (false, _) => vec![plain],
+        }
+    }
+}
+
+/// What [`find_plan`] counted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FinderStats {
+    /// Positions stored.
+    pub positions: u64,
+    /// Positions expanded.
+    pub expanded: u64,
+}
+
+/// Searches `task`'s level (without ice) for a plan with the `techniques`, checking
+/// `stop`. A plan comes back as its pushes. Running out of positions proves the level
+/// unsolvable only for a search that skipped none (no macro, no corral pruning).
+pub fn find_plan(task: &Task, techniques: &Techniques, stop: &Stop) -> (SearchAnswer, FinderStats) {
+    let variants = techniques.searches();
+    let boxes = task.level.box_cells().count();
+    let share = MEMORY / (60 + 2 * boxes) / variants.len();
+    let mut searches: Vec<Search> = variants
+        .into_iter()
+        .map(|t| Search::new(task.level, task.analysis, t, share, task.max_steps))
+        .collect();
+    let stats = |searches: &[Search]| FinderStats {
+        positions: searches.iter().map(|s| s.positions() as u64).sum(),
+        expanded: searches.iter().map(|s| s.expanded).sum(),
+    };
+    for search in &mut searches {
+        if let Some(answer) = search.start() {
+            return (answer, stats(&searches));
+        }
+    }
+    // Searches still running; the answer of the last one to give up.
+    let mut running: Vec<usize> = (0..searches.len()).collect();
+    let mut last = SearchAnswer::Stopped(StopReason::GaveUp);
+    while !running.is_empty() {
+        if stop.should_stop() {
+            return (SearchAnswer::Stopped(StopReason::Time), stats(&searches));
+        }
+        let mut i = 0;
+        while i < running.len() {
+            match searches[running[i]].advance(SLICE) {
+                None => i += 1,
+                Some(answer @ SearchAnswer::Stopped(_)) => {
+                    last = answer;
+                    running.remove(i);
+                }
+                Some(answer) => return (answer, stats(&searches)),
+            }
+        }
+    }
+    (last, stats(&searches))
+}
+
+/// The plan finder alone: a verified plan, no proof of optimality, no ice.
+pub struct Finder;
+
+static ABOUT: About = About {
+    name: "finder",
+    summary: "best-first plan finder: a verified plan fast, no optimality proof (no ice)",
+    metrics: &[Metric::Pushes],
+    optimal: false,
+    sat: SatUse::None,
+    encodings: false,
+    ice: false,
+    cores: 1,
+    auto: true,
+};
+
+impl Engine for Finder {
+    fn about(&self) -> &'static About {
+        &ABOUT
+    }
+
+    fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
+        let techniques = Techniques::from_env();
+        let (answer, stats) = find_plan(task, &techniques, stop);
+        let mut outcome = push_search::outcome(&ABOUT, task, answer)?;
+        if let Verdict::Solved { plan, .. } = &outcome.verdict {
+            board.offer(task.level, plan.clone(), ABOUT.name);
+        }
+        outcome.stats.positions = Some(stats.positions);
+        Ok(outcome)
+    }
+}

@@ -1,0 +1,328 @@
+//! One search of the plan finder: positions in an [`Arena`], each stored once, waiting
+//! in a [`Frontier`] by their features, expanded a slice at a time (so that several
+//! searches can share a core).
+
+use super::Techniques;
+use super::arena::{Arena, Step};
+use super::corral::Corrals;
+use super::features::Features;
+use super::frontier::Frontier;
+use crate::analysis::{Analysis, Assignment, frozen_off_goal, packing_order};
+use crate::engine::StopReason;
+use crate::engine::push_search::SearchAnswer;
+use crate::engine::table::Zobrist;
+use crate::game::Region;
+use crate::level::{Cell, Direction, Level};
+
+/// One search and its buffers.
+pub struct Search<'a> {
+    level: &'a Level,
+    analysis: &'a Analysis,
+    techniques: Techniques,
+    /// Positions it may store before it gives up.
+    max_positions: usize,
+    /// The longest plan wanted, if the user set one.
+    max_pushes: Option<usize>,
+    arena: Arena,
+    frontier: Frontier,
+    zobrist: Zobrist,
+    features: Features,
+    assignment: Assignment,
+    corrals: Corrals,
+    /// The floor of the player's region (where corrals are looked for).
+    floor: Vec<Cell>,
+    /// Boxes that never move (outside the player's region), as a mask; the buffer the
+    /// positions are laid out on.
+    mask: Vec<bool>,
+    region: Region,
+    child_region: Region,
+    children: Vec<u16>,
+    /// Positions expanded.
+    pub expanded: u64,
+    /// Whether positions were skipped (macros, corral pruning): then running out of
+    /// positions proves nothing.
+    skipped: bool,
+    /// Whether the user's bound cut a position off.
+    cut_by_bound: bool,
+}
+
+impl<'a> Search<'a> {
+    /// A search of `level` with `techniques`, storing at most `max_positions`, looking
+    /// for plans of at most `max_pushes` (if set); its start position is stored.
+    pub fn new(
+        level: &'a Level,
+        analysis: &'a Analysis,
+        techniques: Techniques,
+        max_positions: usize,
+        max_pushes: Option<usize>,
+    ) -> Search<'a> {
+        let cells = level.cell_count();
+        let floor: Vec<Cell> = (0..cells).filter(|&c| analysis.region[c]).collect();
+        let order = if techniques.packing {
+            packing_order(level, &analysis.region)
+        } else {
+            Vec::new()
+        };
+        let feature_floor = if techniques.connectivity {
+            floor.clone()
+        } else {
+            Vec::new()
+        };
+        let features = Features::new(order, feature_floor, cells);
+        let n = level.box_cells().filter(|&c| analysis.region[c]).count();
+        Search {
+            level,
+            analysis,
+            techniques,
+            max_positions,
+            max_pushes,
+            arena: Arena::new(n),
+            frontier: Frontier::new(features.cells(), techniques.rotation),
+            zobrist: Zobrist::new(cells),
+            features,
+            assignment: Assignment::new(level, &analysis.region),
+            corrals: Corrals::new(level),
+            floor,
+            mask: (0..cells)
+                .map(|c| level.has_initial_box(c) && !analysis.region[c])
+                .collect(),
+            region: Region::new(level),
+            child_region: Region::new(level),
+            children: Vec::with_capacity(n),
+            expanded: 0,
+            skipped: false,
+            cut_by_bound: false,
+        }
+    }
+
+    /// Positions stored.
+    pub fn positions(&self) -> usize {
+        self.arena.len()
+    }
+
+    /// Stores the start position; `Some` answer when the search is over before it
+    /// begins (no assignment of boxes to goals exists).
+    pub fn start(&mut self) -> Option<SearchAnswer> {
+        let (level, analysis) = (self.level, self.analysis);
+        let start: Vec<u16> = (level.box_cells())
+            .filter(|&c| analysis.region[c])
+            .map(|c| c as u16)
+            .collect();
+        for &b in &start {
+            self.mask[b as usize] = true;
+        }
+        let name = self.region.fill(level, &self.mask, level.player());
+        let cells: Vec<Cell> = start.iter().map(|&b| b as Cell).collect();
+        let box_hash = self.zobrist.of(&cells);
+        let hash = self.zobrist.marked(box_hash, name);
+        let h = self.assignment.cost(&start);
+        let cell = self.features.cell(level, &self.mask);
+        for &b in &start {
+            self.mask[b as usize] = false;
+        }
+        let Some(h) = h else {
+            let reason = "no assignment of the boxes to distinct goals is reachable by pushes";
+            return Some(SearchAnswer::Unsolvable(reason.to_string()));
+        };
+        self.arena
+            .add((hash, box_hash), &start, name, 0, Step::START);
+        self.frontier.push(cell, h, 0, 0);
+        None
+    }
+
+    /// Expands up to `budget` positions; `Some` answer when the search is over.
+    pub fn advance(&mut self, budget: usize) -> Option<SearchAnswer> {
+        for _ in 0..budget {
+            let Some((id, g, _)) = self.frontier.pop() else {
+                return Some(self.exhausted());
+            };
+            if let Some(answer) = self.expand(id, g) {
+                return Some(answer);
+            }
+        }
+        None
+    }
+
+    /// The answer when no position is left.
+    fn exhausted(&self) -> SearchAnswer {
+        if self.skipped {
+            SearchAnswer::Stopped(StopReason::GaveUp)
+        } else if let (true, Some(bound)) = (self.cut_by_bound, self.max_pushes) {
+            SearchAnswer::NoneWithin(bound)
+        } else {
+            let reason = "the plan finder ran out of positions that are not deadlocks";
+            SearchAnswer::Unsolvable(reason.to_string())
+        }
+    }
+
+    /// Expands node `id`, reached after `g` pushes.
+    fn expand(&mut self, id: u32, g: u32) -> Option<SearchAnswer> {
+        let level = self.level;
+        let boxes: Vec<u16> = self.arena.boxes(id).to_vec();
+        if boxes.iter().all(|&b| level.is_goal(b as usize)) {
+            return Some(SearchAnswer::Plan(self.arena.pushes_to(level, id)));
+        }
+        self.expanded += 1;
+        for &b in &boxes {
+            self.mask[b as usize] = true;
+        }
+        self.region.fill(level, &self.mask, self.arena.player(id));
+        let answer = if self.corral_closed(id) {
+            None
+        } else {
+            self.expand_pushes(id, g, &boxes)
+        };
+        for &b in &boxes {
+            self.mask[b as usize] = false;
+        }
+        answer
+    }
+
+    /// Whether the last push into node `id` (laid out in `mask`, its region filled)
+    /// closed a corral for good.
+    fn corral_closed(&mut self, id: u32) -> bool {
+        if !self.techniques.corrals || id == 0 {
+            return false;
+        }
+        let last = self.arena.step(id).end(self.level);
+        let dead = (self.corrals).dead(self.level, self.analysis, &self.mask, &self.region, last);
+        // The check keeps only the fence's boxes, which makes it a guide, not a proof.
+        self.skipped |= dead;
+        dead
+    }
+
+    /// Stores the positions one push (or tunnel macro) away from node `id`.
+    fn expand_pushes(&mut self, id: u32, g: u32, boxes: &[u16]) -> Option<SearchAnswer> {
+        let (level, analysis) = (self.level, self.analysis);
+        let parent_hash = self.arena.box_hash(id);
+        self.assignment.prepare(boxes);
+        let only = if self.techniques.pi_corrals {
+            (self.corrals).pi_pushes(level, analysis, &self.mask, &self.region, &self.floor)
+        } else {
+            None
+        };
+        self.skipped |= only.is_some();
+        for (i, &b) in boxes.iter().enumerate() {
+            let b = b as Cell;
+            for (di, dir) in Direction::ALL.into_iter().enumerate() {
+                if only.as_ref().is_some_and(|o| !o.contains(&(b, dir))) {
+                    continue;
+                }
+                let behind = level.neighbor(b, dir.opposite());
+                let to = level.neighbor(b, dir);
+                if !self.region.contains(behind)
+                    || level.is_wall(to)
+                    || self.mask[to]
+                    || !analysis.live[to]
+                {
+                    continue;
+                }
+                let (last_from, end, count) = self.slide(b, dir);
+                self.mask[b] = false;
+                self.mask[end] = true;
+                let step = Step {
+                    from: b as u16,
+                    dir: di as u8,
+                    count,
+                };
+                let answer = self.store_child(id, g, boxes, i, (parent_hash, last_from), step);
+                self.mask[end] = false;
+                self.mask[b] = true;
+                if answer.is_some() {
+                    return answer;
+                }
+            }
+        }
+        None
+    }
+
+    /// Where a push of the box on `b` in `dir` ends: one cell, or on through a tunnel;
+    /// the cell the player stands on after the last push, the box's cell, the pushes.
+    fn slide(&mut self, b: Cell, dir: Direction) -> (Cell, Cell, u16) {
+        let (level, live) = (self.level, &self.analysis.live);
+        let (mut from, mut end, mut count) = (b, level.neighbor(b, dir), 1u16);
+        if self.techniques.tunnels {
+            while self.in_tunnel(from, end, dir) {
+                let next = level.neighbor(end, dir);
+                if level.is_wall(next) || self.mask[next] || !live[next] {
+                    break;
+                }
+                (from, end) = (end, next);
+                count += 1;
+            }
+            self.skipped |= count > 1;
+        }
+        (from, end, count)
+    }
+
+    /// Stores the child of node `id` (after `g` pushes) whose `i`-th box made `step`
+    /// (laid out in `mask`), unless it is dead, beyond the bound or stored already.
+    /// `parent_hash` is the hash of the parent's boxes; `player` the player's cell.
+    fn store_child(
+        &mut self,
+        id: u32,
+        g: u32,
+        boxes: &[u16],
+        i: usize,
+        (parent_hash, player): (u64, Cell),
+        step: Step,
+    ) -> Option<SearchAnswer> {
+        let (level, analysis) = (self.level, self.analysis);
+        let (b, end) = (step.from as Cell, step.end(level));
+        let others = boxes.iter().map(|&o| o as Cell).filter(|&o| o != b);
+        let mask = &self.mask;
+        let dead = (analysis.deadlocks).dead_after(&analysis.pair_table, end, |c| mask[c], others)
+            || (self.techniques.freeze && frozen_off_goal(level, mask, &analysis.live, end));
+        if dead {
+            return None;
+        }
+        let child_g = g + step.count as u32;
+        if let Some(max) = self.max_pushes {
+            let moved = boxes
+                .iter()
+                .map(|&o| if o as Cell == b { end } else { o as Cell });
+            if child_g as i64 + analysis.heuristic.potential(moved) > max as i64 {
+                self.cut_by_bound = true;
+                return None;
+            }
+        }
+        self.children.clear();
+        self.children.extend_from_slice(boxes);
+        self.children[i] = end as u16;
+        self.children.sort_unstable();
+        let name = self.child_region.fill(level, &self.mask, player);
+        let box_hash = self.zobrist.moved(parent_hash, b, end);
+        let hash = self.zobrist.marked(box_hash, name);
+        if self.arena.find(hash, &self.children, name).is_some() {
+            return None;
+        }
+        let h = self.assignment.cost_after(i, end)?;
+        if self.arena.len() >= self.max_positions {
+            let positions = self.arena.len() as u64;
+            return Some(SearchAnswer::Stopped(StopReason::Memory { positions }));
+        }
+        let cell = self.features.cell(level, &self.mask);
+        let child = self
+            .arena
+            .add((hash, box_hash), &self.children, name, id, step);
+        // Within a cell, A*'s order: the pushes made and the estimate.
+        self.frontier.push(cell, child_g + h, child_g, child);
+        None
+    }
+
+    /// Whether the box just pushed from `from` to `at` in `dir` stands in a tunnel it
+    /// should be pushed on through: walls on both sides of it and of the player behind
+    /// it, and no goal under it.
+    fn in_tunnel(&self, from: Cell, at: Cell, dir: Direction) -> bool {
+        let level = self.level;
+        if level.is_goal(at) {
+            return false;
+        }
+        let sides = match dir {
+            Direction::Left | Direction::Right => [Direction::Up, Direction::Down],
+            Direction::Up | Direction::Down => [Direction::Left, Direction::Right],
+        };
+        let walled = |c: Cell| sides.iter().all(|&s| level.is_wall(level.neighbor(c, s)));
+        walled(at) && walled(from)
+    }
+}
