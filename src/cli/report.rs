@@ -140,8 +140,8 @@ impl ReportStats {
         let lemmas = self.lemmas.unwrap_or(0);
         let replayed = match self.replayed.unwrap_or(0) {
             0 => String::new(),
-            1 => " (and 1 push found before, taken again without one)".to_string(),
-            n => format!(" (and {n} pushes found before, taken again without one)"),
+            1 => " (and 1 push taken without one)".to_string(),
+            n => format!(" (and {n} pushes taken without one)"),
         };
         let noun = if lemmas == 1 { "lemma" } else { "lemmas" };
         let table = match self.table_lemmas.unwrap_or(0) {

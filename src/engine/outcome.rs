@@ -86,7 +86,7 @@ impl FormulaSize {
 pub struct Statistics {
     /// SAT questions asked (`pdr`).
     pub queries: Option<u64>,
-    /// Pushes found before and taken again without a question (`pdr`).
+    /// Pushes taken without a SAT question: listed by the rules, or found before (`pdr`).
     pub replayed: Option<u64>,
     /// Lemmas learned (`pdr`).
     pub lemmas: Option<u64>,

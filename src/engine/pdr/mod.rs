@@ -97,7 +97,8 @@ impl Engine for Pdr {
 pub struct PdrStats {
     /// Solver calls.
     pub queries: u64,
-    /// Descents into pushes the solver had found before, made without asking again.
+    /// Descents made without a question: pushes the rules listed, or the solver had
+    /// found before.
     pub replayed: u64,
     /// Lemmas learned.
     pub lemmas: u64,

@@ -230,6 +230,11 @@ impl<'a> Search<'a> {
         }
         let fixed_assumptions = assumptions.len();
         self.bar_pushes(s, i, found, barred);
+        if std::env::var_os("SATSOKO_PDR_SAT_ONLY").is_none()
+            && let Some(plan) = self.descend_by_rules(s, i, found, barred, stop)?
+        {
+            return Ok(Some(plan));
+        }
         loop {
             if stop.should_stop() {
                 return Err(Stopped);
@@ -302,6 +307,47 @@ impl<'a> Search<'a> {
                     self.bar_more(barred, s, i, found);
                 }
             }
+        }
+    }
+
+    /// Descends from `s` with `i` pushes left into the successors the rules list: the
+    /// open pushes of `barred`, most promising first, skipping those that complete a
+    /// deadlock or lead too far. Listing them needs no SAT question; the solver is
+    /// asked afterwards only about what is left open, where its answer is a lemma.
+    fn descend_by_rules(
+        &mut self,
+        s: &Position,
+        i: usize,
+        found: &[(usize, Cell)],
+        barred: &mut Barred,
+        stop: &Stop,
+    ) -> Result<Option<Vec<Push>>, Stopped> {
+        let mut tried: Vec<usize> = Vec::new();
+        loop {
+            if stop.should_stop() {
+                return Err(Stopped);
+            }
+            let next_push = (barred.open.iter().copied())
+                .filter(|n| !tried.contains(n))
+                .min_by_key(|&n| self.potential_change(n));
+            let Some(n) = next_push else {
+                return Ok(None);
+            };
+            tried.push(n);
+            if self.completes_deadlock(s, n) {
+                continue;
+            }
+            let mut next = self.position_after(s, n);
+            if self.too_far(&next.cells, i - 1) {
+                self.spare.push(next);
+                continue;
+            }
+            self.enter(&mut next);
+            self.stats.replayed += 1;
+            if let Some(plan) = self.descend(next, n, i, stop)? {
+                return Ok(Some(plan));
+            }
+            self.bar_more(barred, s, i, found);
         }
     }
 
