@@ -244,8 +244,8 @@ impl std::str::FromStr for LevelSelection {
 /// `--engine`: a name from the registry, or `auto`; the help lists them.
 fn engine_parser() -> impl clap::builder::TypedValueParser<Value = EngineChoice> {
     let mut values = vec![PossibleValue::new("auto").help(
-        "the first engine that can do the job: pdr for push-optimal plans of levels \
-         without ice, else unroll",
+        "the first engine that can do the job: anytime for push-optimal plans of \
+         levels without ice, finder with --optimize none, else unroll",
     )];
     values.extend(
         ENGINES

@@ -87,6 +87,10 @@ pub struct ReportStats {
     windows_shortened: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pushes_saved: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    subgoals: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    backtracks: Option<u64>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     tables_full: bool,
 }
@@ -104,6 +108,8 @@ impl ReportStats {
             windows: s.windows,
             windows_shortened: s.windows_shortened,
             pushes_saved: s.pushes_saved,
+            subgoals: s.subgoals,
+            backtracks: s.backtracks,
             tables_full: s.tables_full,
         };
         (r != ReportStats::default()).then_some(r)
@@ -121,6 +127,11 @@ impl ReportStats {
             lines.push(format!(
                 "SAT shortening: {windows} windows asked, {shorter} made shorter, {saved} \
                  pushes saved"
+            ));
+        }
+        if let (Some(reached), Some(back)) = (self.subgoals, self.backtracks) {
+            lines.push(format!(
+                "goal by goal: {reached} subgoals reached by the SAT solver, {back} given up"
             ));
         }
         lines.extend(self.pdr_words());

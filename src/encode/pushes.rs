@@ -33,6 +33,18 @@ pub enum Reach {
     Layered,
 }
 
+/// What a position at some step must look like (see
+/// [`PushesEncoding::target_literal`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Target<'a> {
+    /// Cells that hold a box.
+    pub boxes: &'a [Cell],
+    /// Cells one of which the player stands on (empty: anywhere).
+    pub player_cells: &'a [Cell],
+    /// Whole positions (all their box cells) it must not be.
+    pub avoid: &'a [Vec<Cell>],
+}
+
 /// A cut: the player, standing inside `inside` with boxes on all of `walls`, cannot
 /// leave `inside`, so the step's push must be made from a cell of `inside`.
 #[derive(Clone, Debug)]
@@ -144,27 +156,29 @@ impl PushesEncoding {
         self.boxes[t][cell]
     }
 
-    /// A literal that, assumed, asks for the position at step k (k ≤ `steps()`) to be
-    /// the one with boxes on `boxes` (as many as the level has) and the player on one of
-    /// `player_cells` (the region it may walk in): the target of a window of a plan.
+    /// A literal that, assumed, asks for the position at step k (k ≤ `steps()`) to
+    /// match `target`: boxes on all of its cells, the player on one of its player cells
+    /// (anywhere if none are named), and none of its avoided positions. It is the target
+    /// of a window of a plan (a whole position) or of a subgoal (some goals filled).
     /// Unlike [`Encoding::goal_literal`] it adds no pruning by the distances to the
     /// goals, which a target off the goals does not allow.
-    pub fn position_literal(
-        &mut self,
-        k: usize,
-        boxes: &[Cell],
-        player_cells: &[Cell],
-        sink: &mut dyn ClauseSink,
-    ) -> Lit {
+    pub fn target_literal(&mut self, k: usize, target: &Target, sink: &mut dyn ClauseSink) -> Lit {
         assert!(k <= self.steps(), "position asked beyond the encoded steps");
-        let target = sink.new_var();
-        for &c in boxes {
-            sink.clause(&[(!target).into(), self.boxes[k][c]]);
+        let wanted = sink.new_var();
+        for &c in target.boxes {
+            sink.clause(&[(!wanted).into(), self.boxes[k][c]]);
         }
-        let mut somewhere = vec![Term::from(!target)];
-        somewhere.extend(player_cells.iter().map(|&c| self.player[k][c]));
-        sink.clause(&somewhere);
-        target
+        if !target.player_cells.is_empty() {
+            let mut somewhere = vec![Term::from(!wanted)];
+            somewhere.extend(target.player_cells.iter().map(|&c| self.player[k][c]));
+            sink.clause(&somewhere);
+        }
+        for avoided in target.avoid {
+            let mut differs = vec![Term::from(!wanted)];
+            differs.extend(avoided.iter().map(|&c| !self.boxes[k][c]));
+            sink.clause(&differs);
+        }
+        wanted
     }
 
     /// Whether a box may be at `cell` at step t (some box can be pushed there in t).

@@ -13,8 +13,10 @@ use std::thread;
 
 use super::finder::{Techniques, find_plan};
 use super::pdr::Pdr;
-use super::push_search::{self, SearchAnswer};
+use super::push_search;
 use super::shorten::shorten;
+use super::subgoals::Subgoals;
+use super::target::pushes_of;
 use super::{
     About, Engine, Incumbent, Outcome, SatUse, SolveError, Statistics, Stop, StopReason, Task,
     Verdict,
@@ -48,28 +50,33 @@ impl Engine for Anytime {
     }
 
     fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
-        // Each side stops at the solve's stop, or when the other has settled the level.
+        // Each side stops at the solve's stop, or when the other has settled the level;
+        // the two plan finders also stop at the first plan either of them finds.
         let (finder_stop, prover_stop) = (stop.child(), stop.child());
+        let first_plan = stop.child();
         let (found, proved) = thread::scope(|scope| {
             let finder = scope.spawn(|| {
-                let outcome = find_and_shorten(task, &finder_stop, board);
+                let outcome = find_and_shorten(task, &finder_stop, &first_plan, board);
                 if settles(&outcome) {
                     prover_stop.cancel();
                 }
                 outcome
             });
             let prover = scope.spawn(|| {
+                let by_goals = goal_by_goal(task, &prover_stop, &first_plan, board);
                 let outcome = Pdr.run(task, &prover_stop, board);
                 // Proved, closed, refuted or stopped: the finder has nothing left to do.
                 finder_stop.cancel();
-                outcome
+                (by_goals, outcome)
             });
             let found = finder.join().expect("the finder does not panic");
             // The finder is done; the prover goes on until the bound meets the plan.
-            let proved = prover.join().expect("the prover does not panic");
-            (found, proved)
+            let (by_goals, proved) = prover.join().expect("the prover does not panic");
+            (found, (by_goals, proved))
         });
+        let (by_goals, proved) = proved;
         let (found, proved) = (found?, proved?);
+        let by_goals = by_goals.transpose()?;
         let verdict = match (&found.verdict, &proved.verdict) {
             (_, Verdict::Solved { .. }) => proved.verdict.clone(),
             (Verdict::Unsolvable { .. }, _) => found.verdict.clone(),
@@ -87,11 +94,14 @@ impl Engine for Anytime {
         outcome.encoding = proved.encoding;
         outcome.solver = proved.solver.clone();
         outcome.formula = proved.formula;
+        let goals = by_goals.map(|o| o.stats).unwrap_or_default();
         outcome.stats = Statistics {
             positions: found.stats.positions,
             windows: found.stats.windows,
             windows_shortened: found.stats.windows_shortened,
             pushes_saved: found.stats.pushes_saved,
+            subgoals: goals.subgoals,
+            backtracks: goals.backtracks,
             tables_full: found.stats.tables_full || proved.stats.tables_full,
             ..proved.stats
         };
@@ -99,23 +109,56 @@ impl Engine for Anytime {
     }
 }
 
-/// The finder's side: a plan, offered on `board`, then shortened by the SAT solver
-/// until the bound meets it or `stop` says stop.
-fn find_and_shorten(task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
-    let (answer, stats) = find_plan(task, &Techniques::from_env(), stop);
-    let mut outcome = push_search::outcome(&ABOUT, task, answer.clone())?;
+/// The finder's side: a plan (unless the goal-by-goal planner finds one first, which
+/// cancels `first_plan`), offered on `board`, then the best plan on the board shortened
+/// by the SAT solver until the bound meets it or `stop` says stop.
+fn find_and_shorten(
+    task: &Task,
+    stop: &Stop,
+    first_plan: &Stop,
+    board: &Incumbent,
+) -> Result<Outcome, SolveError> {
+    let (answer, stats) = find_plan(task, &Techniques::from_env(), &stop.either(first_plan));
+    let mut outcome = push_search::outcome(&ABOUT, task, answer)?;
     outcome.stats.positions = Some(stats.positions);
-    if let (SearchAnswer::Plan(pushes), Verdict::Solved { plan, optimal }) =
-        (answer, &mut outcome.verdict)
-    {
+    if let Verdict::Solved { plan, optimal } = &mut outcome.verdict {
         *optimal = false;
         board.offer(task.level, plan.clone(), "finder");
+        first_plan.cancel();
+    }
+    // Stopped by the other planner's plan: shorten that one.
+    if let Some(best) = board.best()
+        && let Some(pushes) = pushes_of(task.level, &best.plan)
+    {
         let (_, done) = shorten(task, pushes, stop, board, "SAT windows");
         outcome.stats.windows = Some(done.windows);
         outcome.stats.windows_shortened = Some(done.shortened);
         outcome.stats.pushes_saved = Some(done.saved);
     }
     Ok(outcome)
+}
+
+/// The prover's side before it proves: the goal-by-goal planner, until it or the finder
+/// has a plan (`first_plan`), it gives up, or `stop` says stop. `None` when it is
+/// switched off for a measurement (`SATSOKO_FINDER_OFF=subgoals`).
+fn goal_by_goal(
+    task: &Task,
+    stop: &Stop,
+    first_plan: &Stop,
+    board: &Incumbent,
+) -> Option<Result<Outcome, SolveError>> {
+    if !Techniques::from_env().subgoals {
+        return None;
+    }
+    let outcome = Subgoals.run(task, &stop.either(first_plan), board);
+    if let Ok(Outcome {
+        verdict: Verdict::Solved { .. },
+        ..
+    }) = &outcome
+    {
+        first_plan.cancel();
+    }
+    Some(outcome)
 }
 
 /// Whether an outcome settles the level for the other side: a proved optimum or a proof

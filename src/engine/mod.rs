@@ -24,7 +24,9 @@ pub mod push_search;
 pub mod registry;
 pub mod shorten;
 mod stop;
+pub mod subgoals;
 pub mod table;
+pub mod target;
 pub mod unroll;
 
 pub use incumbent::{Found, Incumbent, Status};

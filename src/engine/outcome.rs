@@ -104,6 +104,10 @@ pub struct Statistics {
     pub windows_shortened: Option<u64>,
     /// Pushes the shortened windows saved.
     pub pushes_saved: Option<u64>,
+    /// Subgoals the SAT solver reached (`subgoals`).
+    pub subgoals: Option<u64>,
+    /// Subgoals given up, sending the planner back one (`subgoals`).
+    pub backtracks: Option<u64>,
     /// Whether the engine's tables stopped growing at their memory limit.
     pub tables_full: bool,
 }

@@ -6,11 +6,14 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::anytime::Anytime;
-use super::{Engine, Request, SatUse, astar::Astar, finder::Finder, pdr::Pdr, unroll::Unroll};
+use super::{
+    Engine, Request, SatUse, astar::Astar, finder::Finder, pdr::Pdr, subgoals::Subgoals,
+    unroll::Unroll,
+};
 use crate::level::Level;
 
 /// Every engine, in the order `auto` prefers them.
-pub static ENGINES: &[&dyn Engine] = &[&Anytime, &Pdr, &Finder, &Unroll, &Astar];
+pub static ENGINES: &[&dyn Engine] = &[&Anytime, &Pdr, &Finder, &Unroll, &Astar, &Subgoals];
 
 /// The engine with this name.
 pub fn by_name(name: &str) -> Option<&'static dyn Engine> {

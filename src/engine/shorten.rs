@@ -6,12 +6,11 @@
 //! plan is offered as the new incumbent. Windows slide over the plan, then grow.
 
 use super::push_search::Push;
+use super::target::{Reached, fewest_pushes};
 use super::{Incumbent, Stop, Task};
-use crate::encode::pushes::{PushesEncoding, Reach};
-use crate::encode::{Decoded, Encoding};
-use crate::game::{Plan, Region, State, apply_move, plan_from_pushes};
+use crate::encode::pushes::Target;
+use crate::game::{Region, plan_from_pushes};
 use crate::level::{Cell, Level};
-use crate::sat::{Lit, SolveResult};
 
 /// The window sizes tried, in pushes, smallest first.
 const WINDOWS: [usize; 3] = [10, 18, 30];
@@ -89,55 +88,21 @@ fn window(
     region: &mut Region,
 ) -> Option<Vec<Push>> {
     let start = task.level.with_position(*from_player, from_boxes);
-    let target: Vec<Cell> = (0..to_boxes.len()).filter(|&c| to_boxes[c]).collect();
+    let boxes: Vec<Cell> = (0..to_boxes.len()).filter(|&c| to_boxes[c]).collect();
     region.fill(&start, to_boxes, *to_player);
     let player_cells: Vec<Cell> = (0..to_boxes.len())
         .filter(|&c| region.contains(c))
         .collect();
-    // The formula's potential counter needs no matching for a target off the goals.
-    let mut analysis = task.analysis.clone();
-    analysis.matching_potential = None;
-    let mut backend = task.solver.backend(Some(stop.interrupt())).ok()?;
-    let mut encoding = PushesEncoding::new(&start, &analysis, Reach::Layered);
+    let target = Target {
+        boxes: &boxes,
+        player_cells: &player_cells,
+        avoid: &[],
+    };
     // Every push moves a box to a cell of the other chessboard colour, so every way
     // between the two positions has the parity of this one.
-    let mut k = 2 - pushes % 2;
-    while k < pushes {
-        while encoding.steps() < k {
-            if stop.should_stop() {
-                return None;
-            }
-            encoding.add_step(backend.as_mut());
-        }
-        let wanted = encoding.position_literal(k, &target, &player_cells, backend.as_mut());
-        match backend.solve(&[wanted]) {
-            SolveResult::Sat => {
-                let vars = backend.stats().variables as u32;
-                let model: Vec<bool> = (0..=vars)
-                    .map(|v| v > 0 && backend.value(Lit::positive(v)))
-                    .collect();
-                let value = |l: Lit| model[l.var() as usize] == l.is_positive();
-                let Decoded::Plan(plan) = encoding.decode(k, &value, backend.as_mut()) else {
-                    return None;
-                };
-                return pushes_of(&start, &plan);
-            }
-            SolveResult::Unsat => k += 2,
-            SolveResult::Unknown => return None,
-        }
+    let bounds = (2 - pushes % 2, pushes.saturating_sub(2), 2);
+    match fewest_pushes(task, &start, &target, bounds, stop) {
+        Reached::Pushes(better) => Some(better),
+        Reached::None | Reached::Stopped => None,
     }
-    None
-}
-
-/// The pushes of a plan from `level`'s start, as (box cell, direction).
-pub fn pushes_of(level: &Level, plan: &Plan) -> Option<Vec<Push>> {
-    let mut state = State::initial(level);
-    let mut pushes = Vec::new();
-    for m in &plan.moves {
-        let effect = apply_move(level, &mut state, m.dir).ok()?;
-        if let Some((from, _)) = effect.box_move {
-            pushes.push((from, m.dir));
-        }
-    }
-    Some(pushes)
 }

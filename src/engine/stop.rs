@@ -53,6 +53,19 @@ impl Stop {
         }
     }
 
+    /// A stop that stops when this one or `other` does (the earlier deadline), and that
+    /// can be cancelled alone.
+    pub fn either(&self, other: &Stop) -> Stop {
+        let mut stop = self.child();
+        stop.parents.extend(other.parents.iter().cloned());
+        stop.parents.push(Arc::clone(&other.cancelled));
+        stop.deadline = match (self.deadline, other.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        stop
+    }
+
     /// Asks every holder of this stop (and its clones) to stop.
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
@@ -104,5 +117,13 @@ mod tests {
         let other = level.child();
         root.cancel();
         assert!(level.should_stop() && other.should_stop());
+        // Either of two stops.
+        let (a, b) = (Stop::never(), Stop::never());
+        let either = a.either(&b);
+        assert!(!either.should_stop());
+        b.cancel();
+        assert!(either.should_stop() && !a.should_stop());
+        either.cancel();
+        assert!(!a.should_stop());
     }
 }

@@ -57,11 +57,14 @@ pub struct Techniques {
     pub pi_corrals: bool,
     /// Run the search with PI-corral pruning beside the one without (`portfolio`).
     pub portfolio: bool,
+    /// Under `anytime`, run the goal-by-goal SAT planner beside the finder until the
+    /// first plan (`subgoals`).
+    pub subgoals: bool,
 }
 
 impl Techniques {
     /// The names `SATSOKO_FINDER_OFF` takes.
-    pub const NAMES: [&str; 8] = [
+    pub const NAMES: [&str; 9] = [
         "freeze",
         "tunnels",
         "packing",
@@ -70,6 +73,7 @@ impl Techniques {
         "connectivity",
         "pi-corrals",
         "portfolio",
+        "subgoals",
     ];
 
     /// Every technique on, but those named in `SATSOKO_FINDER_OFF`.
@@ -85,6 +89,7 @@ impl Techniques {
             connectivity: on("connectivity"),
             pi_corrals: on("pi-corrals"),
             portfolio: on("portfolio"),
+            subgoals: on("subgoals"),
         }
     }
 
