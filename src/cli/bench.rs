@@ -194,6 +194,9 @@ fn summary(args: &BenchArgs, config: &SolveConfig, reports: &[LevelReport]) -> S
             solved.iter().filter_map(|r| r.pushes).sum::<usize>(),
         );
     }
+    if let Some(peak) = reports.iter().filter_map(|r| r.peak_mib).max() {
+        let _ = writeln!(out, "peak memory of a level: {peak} MiB");
+    }
     out.trim_end().to_string()
 }
 
@@ -272,6 +275,8 @@ struct CsvRow<'a> {
     variables: Option<u64>,
     clauses: Option<u64>,
     engine: Option<&'a str>,
+    found_by: Option<&'a str>,
+    peak_mib: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     speedup: Option<String>,
 }
@@ -292,6 +297,8 @@ fn write_csv(
             "moves",
             "pushes",
             "optimal",
+            "lower_bound",
+            "first_seconds",
             "k",
             "encoding",
             "solver",
@@ -299,6 +306,8 @@ fn write_csv(
             "variables",
             "clauses",
             "engine",
+            "found_by",
+            "peak_mib",
         ];
         header.extend(ratios.map(|_| "speedup"));
         w.write_record(header).map_err(|e| e.to_string())?;
@@ -323,6 +332,8 @@ fn write_csv(
             variables: r.variables,
             clauses: r.clauses,
             engine: r.engine.as_deref(),
+            found_by: r.found_by.as_deref(),
+            peak_mib: r.peak_mib,
             speedup: ratio,
         };
         w.serialize(row).map_err(|e| e.to_string())?;

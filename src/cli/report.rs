@@ -246,6 +246,9 @@ pub struct LevelReport {
     /// An explanation (errors, unsolvability reasons, notes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// The most memory the solving process held resident, in MiB (`bench` workers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_mib: Option<u64>,
 }
 
 /// Reads a field that is present, even as null, as `Some`.
@@ -292,6 +295,7 @@ impl LevelReport {
             cuts: None,
             stats: None,
             message: None,
+            peak_mib: None,
         }
     }
 

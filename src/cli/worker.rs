@@ -61,8 +61,21 @@ pub fn run() -> i32 {
             super::solve::solve_level(&job.config, &name, &level, &stop, &board)
         }
     };
+    let report = LevelReport {
+        peak_mib: peak_resident_mib(),
+        ..report
+    };
     super::say(&report.to_json());
     0
+}
+
+/// The most memory this process has held resident, in MiB (Linux's `VmHWM`; `None`
+/// where `/proc` does not tell).
+fn peak_resident_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.div_ceil(1024))
 }
 
 /// Kills a worker and everything it started (an outside solver, say): the worker leads
