@@ -166,7 +166,7 @@ fn searches_solve_push_optimally_and_build_no_formula() {
 }
 
 #[test]
-fn auto_engine_is_anytime_for_push_optimal_plans_and_unroll_otherwise() {
+fn auto_engine_is_anytime_for_push_optimal_plans_astar_for_moves_and_ice() {
     let engine_of = |args: &[&str]| -> Vec<String> {
         let run = expect_code(&[args, &["--json"]].concat(), 0);
         json_lines(&run)
@@ -185,14 +185,21 @@ fn auto_engine_is_anytime_for_push_optimal_plans_and_unroll_otherwise() {
         engine_of(&[MICROBAN, "--level", "2", "--optimize", "none"]),
         ["finder"]
     );
-    // Anything that asks for the unrolled formula, and ice, which pdr does not model.
+    // Anything that asks for the unrolled formula.
     for args in [
         &[MICROBAN, "--level", "2", "--encoding", "pushes"][..],
-        &[MICROBAN, "--level", "2", "--optimize", "moves"],
         &[MICROBAN, "--level", "2", "--engine", "unroll"],
-        &[ICE, "--level", "1"],
+        &[ICE, "--level", "1", "--encoding", "moves"],
     ] {
         assert_eq!(engine_of(args), ["unroll"], "{args:?}");
+    }
+    // Moves, and ice (which the push engines do not model): A* over whole states.
+    for args in [
+        &[MICROBAN, "--level", "2", "--optimize", "moves"][..],
+        &[ICE, "--level", "1"],
+        &[ICE, "--level", "1", "--optimize", "moves"],
+    ] {
+        assert_eq!(engine_of(args), ["astar"], "{args:?}");
     }
     // pdr needs a solver it can question thousands of times.
     let run = expect_code(
@@ -211,13 +218,13 @@ fn auto_engine_is_anytime_for_push_optimal_plans_and_unroll_otherwise() {
 #[test]
 fn searches_refuse_what_they_cannot_do() {
     for search in SEARCHES {
-        // No formula to sweep, no move-optimal search: usage errors, before any output.
-        for args in [
-            &[
+        // No formula to sweep, no move-optimal search (but astar's): usage errors,
+        // before any output.
+        let mut refused: Vec<Vec<&str>> = vec![
+            vec![
                 "sweep", MICROBAN, "--from", "1", "--to", "2", "--engine", search,
-            ][..],
-            &[MICROBAN, "--engine", search, "--optimize", "moves"],
-            &[
+            ],
+            vec![
                 "bench",
                 MICROBAN,
                 "--timeout",
@@ -227,13 +234,23 @@ fn searches_refuse_what_they_cannot_do() {
                 "--encoding",
                 "moves",
             ],
-        ] {
+        ];
+        if search != "astar" {
+            refused.push(vec![MICROBAN, "--engine", search, "--optimize", "moves"]);
+        }
+        for args in &refused {
             let run = expect_code(args, 2);
             assert_eq!(run.stdout, "", "{run:?}");
             assert!(run.stderr.contains(search), "{run:?}");
         }
-        // Ice is not modelled: an input error naming the reason.
-        let run = expect_code(&[ICE, "--level", "1", "--engine", search], 1);
-        assert!(run.stderr.contains("ice"), "{run:?}");
+        // Ice is not modelled (but by astar's state search): an input error naming
+        // the reason and the engine that takes it.
+        if search != "astar" {
+            let run = expect_code(&[ICE, "--level", "1", "--engine", search], 1);
+            assert!(
+                run.stderr.contains("ice") && run.stderr.contains("astar"),
+                "{run:?}"
+            );
+        }
     }
 }

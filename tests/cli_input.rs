@@ -38,7 +38,7 @@ fn level_ranges_and_lists() {
             SOLVABLE,
             "--level",
             "1,4-5,7",
-            "--optimize",
+            "--encoding",
             "moves",
             "--json",
         ],
@@ -229,7 +229,7 @@ fn a_bad_level_does_not_stop_the_good_ones() {
     assert_eq!(str_field(&lines[1], "status"), "error");
     assert_eq!(u64_field(&lines[1], "level"), 2);
 
-    let run = expect_code(&[path, "--optimize", "moves", "--json"], 1);
+    let run = expect_code(&[path, "--encoding", "moves", "--json"], 1);
     let lines = json_lines(&run);
     assert_eq!(lines.len(), 2, "{run:?}");
     check_solved_line(&lines[0], path, 1, ("Good", 2, 1), Moves);

@@ -22,7 +22,7 @@ use common::cli::{
 #[test]
 fn microban_1_is_solved_move_optimally_and_verified() {
     let run = expect_code(
-        &[MICROBAN, "--level", "1", "--optimize", "moves", "--json"],
+        &[MICROBAN, "--level", "1", "--encoding", "moves", "--json"],
         0,
     );
     assert_eq!(
@@ -87,7 +87,7 @@ fn check_file(file: &str, flags: &[&str], examples: &[Example], encoding: Encodi
 
 #[test]
 fn json_lines_of_the_example_levels_with_optimize_moves() {
-    check_file(SOLVABLE, &["--optimize", "moves"], &SOLVABLE_LEVELS, Moves);
+    check_file(SOLVABLE, &["--encoding", "moves"], &SOLVABLE_LEVELS, Moves);
 }
 
 #[test]
@@ -118,7 +118,7 @@ fn pushes_lazy_gives_the_same_push_counts() {
 }
 
 #[test]
-fn optimize_pushes_is_the_default_and_optimize_moves_is_the_moves_encoding() {
+fn optimize_pushes_is_the_default_and_optimize_moves_is_astar_or_the_moves_encoding() {
     let default = solved_lines_without_seconds(&[SOLVABLE]);
     assert_eq!(default.len(), SOLVABLE_LEVELS.len());
     assert_eq!(
@@ -154,19 +154,30 @@ fn optimize_pushes_is_the_default_and_optimize_moves_is_the_moves_encoding() {
         default
     );
 
-    let moves = solved_lines_without_seconds(&[SOLVABLE, "--optimize", "moves"]);
-    assert_eq!(
-        solved_lines_without_seconds(&[SOLVABLE, "--encoding", "moves"]),
-        moves
-    );
+    // `--optimize moves` is A* over whole states; the moves encoding proves the same
+    // optima.
+    let moves = solved_lines_without_seconds(&[SOLVABLE, "--encoding", "moves"]);
     assert!(moves.iter().all(|v| v["encoding"] == "moves"), "{moves:?}");
+    let searched = solved_lines_without_seconds(&[SOLVABLE, "--optimize", "moves"]);
+    assert_eq!(searched.len(), moves.len());
+    for (a, b) in searched.iter().zip(&moves) {
+        assert_eq!(
+            (&a["engine"], &a["optimal"]),
+            (&"astar".into(), &"moves".into())
+        );
+        assert_eq!(
+            (&a["level"], &a["moves"]),
+            (&b["level"], &b["moves"]),
+            "{a} {b}"
+        );
+    }
 }
 
 /// On this level the two metrics pull apart: the move-optimal plan pushes twice as often
 /// as needed and the push-optimal plan walks two moves more.
 #[test]
 fn optimize_moves_and_optimize_pushes_give_different_plans() {
-    let run = expect_code(&[MOVES_VS_PUSHES, "--optimize", "moves", "--json"], 0);
+    let run = expect_code(&[MOVES_VS_PUSHES, "--encoding", "moves", "--json"], 0);
     let by_moves = &json_lines(&run)[0];
     let solution = check_solved_line(by_moves, MOVES_VS_PUSHES, 1, MOVES_OR_PUSHES, Moves);
     assert_eq!(
@@ -200,13 +211,13 @@ fn optimize_moves_and_optimize_pushes_give_different_plans() {
 
 #[test]
 fn sealed_boxes_on_goals_need_no_moves() {
-    check_file(SEALED, &["--optimize", "moves"], &SEALED_LEVELS, Moves);
+    check_file(SEALED, &["--encoding", "moves"], &SEALED_LEVELS, Moves);
     check_file(SEALED, &[], &SEALED_LEVELS, Pushes);
 }
 
 #[test]
 fn text_output_names_the_level_and_gives_moves_pushes_and_solution() {
-    let run = expect_code(&[SOLVABLE, "--level", "1", "--optimize", "moves"], 0);
+    let run = expect_code(&[SOLVABLE, "--level", "1", "--encoding", "moves"], 0);
     let out = &run.stdout;
     assert!(
         out.starts_with("levels/examples/solvable.xsb level 1 (One push): solved in "),
@@ -220,7 +231,7 @@ fn text_output_names_the_level_and_gives_moves_pushes_and_solution() {
     assert!(out.contains("solution: rR\n"), "{run:?}");
     assert_eq!(run.stderr, "");
 
-    let run = expect_code(&[SOLVABLE, "--level", "3", "--optimize", "moves"], 0);
+    let run = expect_code(&[SOLVABLE, "--level", "3", "--encoding", "moves"], 0);
     assert!(
         run.stdout.contains("level 3 (Two boxes): solved"),
         "{run:?}"
@@ -281,7 +292,7 @@ fn solve_subcommand_is_the_default() {
     assert_eq!(a["pushes"], 3);
     assert_eq!(a["encoding"], "pushes");
 
-    let args = ["--level", "2", "--optimize", "moves", "--json"];
+    let args = ["--level", "2", "--encoding", "moves", "--json"];
     let a = expect_code(&[&["solve", SOLVABLE][..], &args].concat(), 0);
     let b = expect_code(&[&[SOLVABLE][..], &args].concat(), 0);
     let (a, b) = (&json_lines(&a)[0], &json_lines(&b)[0]);

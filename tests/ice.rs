@@ -4,8 +4,9 @@
 //! Every level is solved by the built binary with `--optimize moves` and must come back
 //! solved, proved move-optimal, with the optimum found by brute-force search over the
 //! rules engine (`satsoko::engine::oracle`, checked again below), and accepted by `satsoko
-//! verify`. The default run (the pushes encoding, which does not model ice) must fall
-//! back to the moves encoding and say so. Each numeric file must give the same optimum
+//! verify`. The default run (A* over states) must be push-optimal, and the unrolled
+//! pushes encoding (which does not model ice) must fall back to the moves encoding and
+//! say so. Each numeric file must give the same optimum
 //! as its XSB twin, and its plans must be valid on the twin. Every command runs in the
 //! crate's root, so file names are the relative paths given on the command line.
 
@@ -105,7 +106,6 @@ fn check_move_optimal(v: &Value, file: &str, number: u64, level: &IceLevel) -> S
     assert_eq!(u64_field(v, "level"), number, "{v}");
     assert_eq!(str_field(v, "status"), "solved", "{v}");
     assert_eq!(str_field(v, "optimal"), "moves", "{v}");
-    assert_eq!(str_field(v, "encoding"), "moves", "{v}");
     assert_eq!(u64_field(v, "moves"), level.moves, "{} {v}", level.title);
     assert_eq!(u64_field(v, "k"), level.moves, "{v}");
     let pushes = u64_field(v, "pushes");
@@ -116,6 +116,12 @@ fn check_move_optimal(v: &Value, file: &str, number: u64, level: &IceLevel) -> S
         level.moves,
         level.pushes_at_fewest_moves
     );
+    if str_field(v, "engine") == "astar" {
+        // The state search breaks ties by the other metric.
+        assert_eq!(pushes, level.pushes_at_fewest_moves, "{v}");
+    } else {
+        assert_eq!(str_field(v, "encoding"), "moves", "{v}");
+    }
     let solution = str_field(v, "solution").to_string();
     assert_eq!(solution.len() as u64, level.moves, "{v}");
     let upper = solution.chars().filter(char::is_ascii_uppercase).count() as u64;
@@ -403,55 +409,88 @@ fn the_whole_collection_in_one_run() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The default (pushes) run falls back to the moves encoding on ice
+// The default run is push-optimal (A* over states); the unrolled pushes encoding falls
+// back to moves
 
-fn check_fallback(v: &Value, file: &str, number: u64, level: &IceLevel) -> String {
-    let solution = check_move_optimal(v, file, number, level);
-    let message = str_field(v, "message");
-    assert!(
-        message.contains("pushes") && message.contains("moves") && message.contains("ice"),
-        "the message should explain the fallback from pushes to moves on ice: {v}"
-    );
-    solution
+/// Checks a solved JSON line of the default run: push-optimal, with the fewest moves a
+/// push-optimal plan can have. Returns the solution.
+fn check_push_optimal(v: &Value, level: &IceLevel) -> String {
+    assert_eq!(str_field(v, "status"), "solved", "{v}");
+    assert_eq!(str_field(v, "optimal"), "pushes", "{v}");
+    assert_eq!(str_field(v, "engine"), "astar", "{v}");
+    assert_eq!(u64_field(v, "pushes"), level.pushes, "{} {v}", level.title);
+    assert_eq!(u64_field(v, "moves"), level.moves_at_fewest_pushes, "{v}");
+    str_field(v, "solution").to_string()
 }
 
 #[test]
-fn the_default_run_falls_back_to_moves_on_every_ice_level() {
+fn the_default_run_is_push_optimal_on_every_ice_level() {
     let run = expect_code(&[ICE, "--json"], 0);
     let lines = json_lines(&run);
     assert_eq!(lines.len(), LEVELS.len(), "{run:#?}");
     for (i, (v, level)) in lines.iter().zip(&LEVELS).enumerate() {
-        let number = i as u64 + 1;
-        let solution = check_fallback(v, ICE, number, level);
-        assert_verifies(ICE, number, &solution);
+        let solution = check_push_optimal(v, level);
+        assert_verifies(ICE, i as u64 + 1, &solution);
     }
 }
 
-/// Where the push optimum needs fewer pushes than any move-optimal plan, the fallback
-/// plan is still move-optimal (and says so), not push-optimal.
+/// The default run on a numeric file is push-optimal the same way.
 #[test]
-fn the_fallback_is_move_optimal_where_the_metrics_differ() {
-    for (i, level) in LEVELS.iter().enumerate() {
-        if level.pushes_at_fewest_moves == level.pushes {
-            continue;
-        }
-        let n = (i + 1).to_string();
-        let run = expect_code(&[ICE, "--level", &n, "--json"], 0);
-        let v = &json_lines(&run)[0];
-        check_fallback(v, ICE, i as u64 + 1, level);
-        assert!(u64_field(v, "pushes") > level.pushes, "{v}");
-    }
-}
-
-/// The default run on a numeric file falls back the same way.
-#[test]
-fn the_default_run_falls_back_on_a_numeric_file() {
+fn the_default_run_on_a_numeric_file() {
     let level = &LEVELS[11];
     let run = expect_code(&[level.numeric, "--json"], 0);
-    let v = &json_lines(&run)[0];
-    let solution = check_fallback(v, level.numeric, 1, level);
+    let solution = check_push_optimal(&json_lines(&run)[0], level);
     assert_verifies(level.numeric, 1, &solution);
     assert_verifies(ICE, 12, &solution);
+}
+
+/// `--engine unroll` with the pushes encoding (which does not model ice) falls back to
+/// the moves encoding, says so, and is move-optimal, not push-optimal, where the
+/// metrics differ.
+#[test]
+fn unroll_falls_back_to_moves_on_ice() {
+    for (i, level) in LEVELS.iter().enumerate() {
+        let n = (i + 1).to_string();
+        let run = expect_code(&[ICE, "--level", &n, "--json", "--engine", "unroll"], 0);
+        let v = &json_lines(&run)[0];
+        let solution = check_move_optimal(v, ICE, i as u64 + 1, level);
+        let message = str_field(v, "message");
+        assert!(
+            message.contains("pushes") && message.contains("moves") && message.contains("ice"),
+            "the message should explain the fallback from pushes to moves on ice: {v}"
+        );
+        assert_verifies(ICE, i as u64 + 1, &solution);
+    }
+}
+
+/// The course's convention: solutions printed in upper case, and `verify --rules
+/// course` accepts them, bumps included; the XSB convention refuses both.
+#[test]
+fn the_course_rules_print_upper_case_and_accept_bumps() {
+    let run = expect_code(&[ICE, "--level", "4", "--json", "--rules", "course"], 0);
+    let solution = str_field(&json_lines(&run)[0], "solution").to_string();
+    assert!(
+        solution.chars().all(|c| c.is_ascii_uppercase()),
+        "{solution}"
+    );
+    let course = ["verify", ICE, "--level", "4", "--rules", "course", "--json"];
+    let verified = |extra: &str, code: i32| {
+        let with = format!("{extra}{solution}");
+        let mut args = course.to_vec();
+        args.extend(["--solution", with.as_str()]);
+        json_lines(&expect_code(&args, code))[0].clone()
+    };
+    let v = verified("", 0);
+    assert_eq!(u64_field(&v, "moves"), solution.len() as u64, "{v}");
+    // A bump into the wall first (the player of level 4 starts against the wall on
+    // its left): one move more, nothing else changes.
+    let v = verified("L", 0);
+    assert_eq!(u64_field(&v, "moves"), solution.len() as u64 + 1, "{v}");
+    // The XSB convention refuses the bump and the upper-case walks.
+    let bumped = format!("L{solution}");
+    expect_code(&["verify", ICE, "--level", "4", "--solution", &bumped], 6);
+    assert!(solution.len() as u64 > LEVELS[3].pushes);
+    expect_code(&["verify", ICE, "--level", "4", "--solution", &solution], 6);
 }
 
 // ---------------------------------------------------------------------------------------

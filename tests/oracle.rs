@@ -410,6 +410,43 @@ fn goal_by_goal_plans_replay_and_are_never_shorter_than_the_optimum() {
     check_plan_finder("subgoals", 19, false, 150);
 }
 
+/// A* over single moves on ice (its over-approximated slide analysis on) must give the
+/// brute-force optimum in `encoding`'s metric, and its verdicts.
+fn check_astar_on_ice(encoding: EncodingKind, seed: u64, bound: usize) {
+    let solve = |level: &Level, bound| run_engine("astar", level, encoding, bound, None);
+    for (wall_percent, ice_percent, extra_size) in [(15, 35, 0), (10, 50, 2)] {
+        let opts = GenOptions {
+            max_boxes: 3,
+            wall_percent,
+            ice_percent,
+            extra_size,
+        };
+        check_engine(encoding, &solve, seed + extra_size as u64, 400, bound, opts);
+    }
+}
+
+#[test]
+fn astar_is_move_optimal_on_ice() {
+    check_astar_on_ice(EncodingKind::Moves, 30, 18);
+}
+
+#[test]
+fn astar_is_push_optimal_on_ice() {
+    check_astar_on_ice(EncodingKind::Pushes, 31, 10);
+}
+
+#[test]
+fn astar_is_move_optimal_without_ice() {
+    let solve = |level: &Level, bound| run_engine("astar", level, EncodingKind::Moves, bound, None);
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 15,
+        ice_percent: 0,
+        extra_size: 1,
+    };
+    check_engine(EncodingKind::Moves, &solve, 32, 400, 20, opts);
+}
+
 #[test]
 fn astar_baseline_matches_push_bfs() {
     // The baseline is itself an oracle for levels too large for BFS, so it is checked

@@ -10,6 +10,7 @@ mod deadlock;
 pub mod distance;
 mod freeze;
 mod heuristic;
+pub mod ice;
 mod packing;
 mod pairs;
 mod patterns;
@@ -77,15 +78,14 @@ impl Analysis {
         let ice = level.has_ice();
         let n = level.cell_count();
 
-        // On ice a box can slide past cells it could never be pushed to and the player
-        // covers several cells in one move, so the floor-only arguments do not hold; until
-        // ice-aware versions exist we fall back to the trivially sound facts there.
-        let pushes_to_goal = if ice {
-            (0..n)
-                .map(|c| if region[c] { 0 } else { UNREACHABLE })
-                .collect()
-        } else {
-            push_distances_to_goals_walking(level, &region)
+        // On ice a box slides, so its pushes come from the over-approximated push graph
+        // of [`ice`]; the player's walks slide too, which the floor-only walking
+        // distances do not follow, so those stay trivial there.
+        let boxes_in_region: Vec<Cell> = level.box_cells().filter(|&b| region[b]).collect();
+        let ice_distances = ice.then(|| ice::ice_distances(level, &region, &boxes_in_region));
+        let pushes_to_goal = match &ice_distances {
+            Some(d) => d.pushes_to_goal.clone(),
+            None => push_distances_to_goals_walking(level, &region),
         };
         let live: Vec<bool> = (0..n)
             .map(|c| region[c] && pushes_to_goal[c] != UNREACHABLE)
@@ -98,11 +98,9 @@ impl Analysis {
             walk_distances(level, level.player())
         };
 
-        let boxes_in_region: Vec<Cell> = level.box_cells().filter(|&b| region[b]).collect();
-        let moves_to_box_at = if ice {
-            (0..n)
-                .map(|c| if region[c] { 0 } else { UNREACHABLE })
-                .collect()
+        let moves_to_box_at = if let Some(d) = &ice_distances {
+            // Each push is a move: the pushes from the nearest box bound the moves.
+            d.pushes_from_boxes.clone()
         } else {
             moves_to_box_at(level, &boxes_in_region, &player_distance)
         };
@@ -125,6 +123,14 @@ impl Analysis {
             if !region[g] && !level.has_initial_box(g) {
                 unsolvable = Some(format!(
                     "the goal at {} is walled off from the player and empty",
+                    level.cell_name(g)
+                ));
+            } else if let Some(d) = &ice_distances
+                && region[g]
+                && d.pushes_from_boxes[g] == UNREACHABLE
+            {
+                unsolvable = Some(format!(
+                    "no box can ever be pushed to the goal at {}",
                     level.cell_name(g)
                 ));
             }
@@ -183,7 +189,9 @@ impl Analysis {
         let (move_lower_bound, push_lower_bound) = if solved || unsolvable.is_some() {
             (0, 0)
         } else if ice {
-            (1, 1)
+            // Each push moves one box and is one move; every box needs its own pushes.
+            let pushes: u32 = boxes_in_region.iter().map(|&b| pushes_to_goal[b]).sum();
+            (pushes.max(1) as usize, pushes.max(1) as usize)
         } else {
             let own_distances: u32 = boxes_in_region.iter().map(|&b| pushes_to_goal[b]).sum();
             let pushes = pushes

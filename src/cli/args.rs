@@ -285,6 +285,27 @@ pub enum FormatArg {
     Numeric,
 }
 
+/// `--rules`: the convention solutions are written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum RulesArg {
+    /// XSB: lower case walks, upper case pushes, every letter a legal move.
+    #[default]
+    Xsb,
+    /// The course's: letters in upper case; a bump into a wall or a blocked box is an
+    /// allowed move that changes nothing.
+    Course,
+}
+
+impl RulesArg {
+    /// The rules engine's convention.
+    pub fn convention(self) -> crate::game::Convention {
+        match self {
+            RulesArg::Xsb => crate::game::Convention::Xsb,
+            RulesArg::Course => crate::game::Convention::Course,
+        }
+    }
+}
+
 /// How to solve: the engine, the encoding and the SAT solver.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
@@ -335,6 +356,9 @@ pub struct SolveArgs {
     /// One JSON object per level per line instead of text.
     #[arg(long)]
     pub json: bool,
+    /// The convention solutions are printed in: xsb (default) or course (upper case).
+    #[arg(long, value_enum, default_value_t = RulesArg::Xsb, value_name = "RULES")]
+    pub rules: RulesArg,
     /// Encoding and solver.
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -359,6 +383,10 @@ pub struct VerifyArgs {
     /// A file holding the LURD solution (white space is ignored).
     #[arg(long, value_name = "FILE")]
     pub solution_file: Option<PathBuf>,
+    /// The convention the solution is written in: xsb (default: every letter legal,
+    /// its case saying whether it pushes) or course (any case; bumps allowed).
+    #[arg(long, value_enum, default_value_t = RulesArg::Xsb, value_name = "RULES")]
+    pub rules: RulesArg,
     /// Print a JSON object instead of text.
     #[arg(long)]
     pub json: bool,

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use super::args::{FormatArg, SolveArgs};
+use super::args::{FormatArg, RulesArg, SolveArgs};
 use super::config::{Purpose, SolveConfig};
 use super::input::selected_levels;
 use super::interrupt;
@@ -51,6 +51,10 @@ pub fn run(args: &SolveArgs, format: Option<FormatArg>) -> i32 {
                 })
             }
         };
+        let mut report = report;
+        if args.rules == RulesArg::Course {
+            report.solution = report.solution.map(|s| s.to_uppercase());
+        }
         input_error |= report.is_input_error();
         worst = worst.max(report.exit_code());
         if report.is_input_error() && !args.json {

@@ -6,7 +6,7 @@ use super::args::{FormatArg, VerifyArgs};
 use super::config::format_of;
 use super::input::read_level;
 use super::report::{EXIT_INPUT, EXIT_OK, EXIT_REJECTED};
-use crate::game::replay;
+use crate::game::replay_in;
 
 /// "1 move", "2 moves", "1 push", "2 pushes".
 fn count(n: usize, word: &str) -> String {
@@ -38,7 +38,7 @@ pub fn run(args: &VerifyArgs, format: Option<FormatArg>) -> i32 {
         (None, None) => unreachable!("clap requires one of them"),
     };
     let file = args.file.display().to_string();
-    let result = replay(&level, &solution);
+    let result = replay_in(&level, &solution, args.rules.convention());
     let (code, text, value) = match &result {
         Ok(r) => {
             let verdict = if r.solved {

@@ -17,6 +17,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 use super::push_search::{self, Push, SearchAnswer};
+use super::state_search::{StateLimits, optimal_plan};
 use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
 use crate::analysis::Analysis;
 use crate::game::{Metric, Region};
@@ -31,14 +32,15 @@ pub struct Astar;
 
 static ABOUT: About = About {
     name: "astar",
-    summary: "no SAT: the classical A* baseline over pushes (push-optimal, no ice)",
-    metrics: &[Metric::Pushes],
+    summary: "no SAT: A* over push positions (push-optimal), or over single moves on ice \
+              and for --optimize moves (move- or push-optimal)",
+    metrics: &[Metric::Pushes, Metric::Moves],
     optimal: true,
     sat: SatUse::None,
     encodings: false,
-    ice: false,
+    ice: true,
     cores: 1,
-    auto: false,
+    auto: true,
 };
 
 impl Engine for Astar {
@@ -48,6 +50,16 @@ impl Engine for Astar {
 
     fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
         let boxes = task.level.box_cells().count();
+        // Walks that slide are not an undirected region, and a move-optimal plan needs
+        // its walks counted: both search whole states instead of push positions.
+        if task.level.has_ice() || task.metric == Metric::Moves {
+            let limits = StateLimits::within(MEMORY, boxes, task.max_steps);
+            let (verdict, stored) =
+                optimal_plan(task.level, task.analysis, task.metric, &limits, stop, board);
+            let mut outcome = Outcome::new(&ABOUT, task.metric, verdict);
+            outcome.stats.positions = Some(stored as u64);
+            return Ok(outcome);
+        }
         let limits = AstarLimits {
             max_pushes: task.max_steps,
             max_positions: MEMORY / (110 + 4 * boxes),

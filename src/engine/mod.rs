@@ -23,6 +23,7 @@ pub mod pdr;
 pub mod push_search;
 pub mod registry;
 pub mod shorten;
+pub mod state_search;
 mod stop;
 pub mod subgoals;
 pub mod table;
@@ -126,7 +127,8 @@ pub fn check(engine: &dyn Engine, level: &Level, request: &Request) -> Result<()
     let name = engine.about().name;
     if level.has_ice() && !engine.about().ice {
         return Err(SolveError::Unsupported(format!(
-            "the {name} search does not handle ice; this level has ice"
+            "the {name} search does not handle ice; this level has ice (use --engine astar, \
+             or auto)"
         )));
     }
     check_options(engine, request).map_err(SolveError::Unsupported)

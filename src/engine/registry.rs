@@ -13,7 +13,7 @@ use super::{
 use crate::level::Level;
 
 /// Every engine, in the order `auto` prefers them.
-pub static ENGINES: &[&dyn Engine] = &[&Anytime, &Pdr, &Finder, &Unroll, &Astar, &Subgoals];
+pub static ENGINES: &[&dyn Engine] = &[&Anytime, &Pdr, &Finder, &Astar, &Unroll, &Subgoals];
 
 /// The engine with this name.
 pub fn by_name(name: &str) -> Option<&'static dyn Engine> {
@@ -117,7 +117,7 @@ mod tests {
     use crate::sat::{SolverChoice, SolverName};
 
     #[test]
-    fn auto_picks_anytime_for_pushes_the_finder_for_a_plan_and_unroll_for_the_rest() {
+    fn auto_picks_anytime_for_pushes_the_finder_for_a_plan_astar_for_moves_and_ice() {
         let plain = &parse_xsb("t", "#####\n#@$.#\n#####\n").unwrap()[0];
         let ice = &parse_xsb("t", "######\n#@$~.#\n######\n").unwrap()[0];
         let varisat = SolverChoice::Builtin(SolverName::Varisat);
@@ -140,13 +140,18 @@ mod tests {
             auto_for(plain, Metric::Pushes, false, None, &varisat),
             "finder"
         );
-        // No finder for ice: an engine that proves the optimum gives a plan too.
+        // No finder for ice: the state search proves the optimum and gives a plan too.
         assert_eq!(
             auto_for(ice, Metric::Pushes, false, None, &varisat),
+            "astar"
+        );
+        assert_eq!(auto(ice, Metric::Pushes, None, &varisat), "astar");
+        assert_eq!(auto(ice, Metric::Moves, None, &varisat), "astar");
+        assert_eq!(auto(plain, Metric::Moves, None, &varisat), "astar");
+        assert_eq!(
+            auto(ice, Metric::Moves, Some(EncodingKind::Moves), &varisat),
             "unroll"
         );
-        assert_eq!(auto(ice, Metric::Pushes, None, &varisat), "unroll");
-        assert_eq!(auto(plain, Metric::Moves, None, &varisat), "unroll");
         assert_eq!(
             auto(plain, Metric::Pushes, Some(EncodingKind::Pushes), &varisat),
             "unroll"

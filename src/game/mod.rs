@@ -9,5 +9,7 @@ pub mod walk;
 
 pub use plan::{Metric, Move, Plan, VerifyError};
 pub use region::{Region, player_region};
-pub use rules::{Illegal, MoveEffect, Replay, ReplayError, State, apply_move, replay};
+pub use rules::{
+    Convention, Illegal, MoveEffect, Replay, ReplayError, State, apply_move, replay, replay_in,
+};
 pub use walk::plan_from_pushes;

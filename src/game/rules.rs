@@ -180,10 +180,28 @@ pub struct Replay {
     pub end: State,
 }
 
-/// Replays a LURD string from the level's initial state. White space is ignored.
-/// A letter is rejected when the move is illegal or its case disagrees with whether
-/// the move pushes a box.
+/// The convention a solution string is written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Convention {
+    /// The XSB convention: every letter a legal move, lower case walks, upper case
+    /// pushes.
+    #[default]
+    Xsb,
+    /// The course's convention: a letter is an action, whatever its case; an action
+    /// into a wall or against a box that cannot move is allowed and changes nothing
+    /// (it still counts as a move). Its plans are printed in upper case.
+    Course,
+}
+
+/// Replays a LURD string from the level's initial state in the XSB convention. White
+/// space is ignored. A letter is rejected when the move is illegal or its case
+/// disagrees with whether the move pushes a box.
 pub fn replay(level: &Level, lurd: &str) -> Result<Replay, ReplayError> {
+    replay_in(level, lurd, Convention::Xsb)
+}
+
+/// Replays a LURD string written in `convention` (see [`Convention`]).
+pub fn replay_in(level: &Level, lurd: &str, convention: Convention) -> Result<Replay, ReplayError> {
     let mut state = State::initial(level);
     let (mut moves, mut pushes) = (0, 0);
     for letter in lurd.chars().filter(|c| !c.is_whitespace()) {
@@ -195,8 +213,13 @@ pub fn replay(level: &Level, lurd: &str) -> Result<Replay, ReplayError> {
         };
         let (dir, claims_push) = Direction::from_letter(letter)
             .ok_or_else(|| fail("not one of l u r d L U R D".to_string()))?;
-        let effect = apply_move(level, &mut state, dir).map_err(|e| fail(e.to_string()))?;
-        if effect.pushed != claims_push {
+        let effect = match apply_move(level, &mut state, dir) {
+            Ok(effect) => effect,
+            // A bump: the course counts it as a move that changes nothing.
+            Err(_) if convention == Convention::Course => continue,
+            Err(e) => return Err(fail(e.to_string())),
+        };
+        if effect.pushed != claims_push && convention == Convention::Xsb {
             let reason = if claims_push {
                 "upper case claims a push, but the move pushes no box (write it in lower case)"
             } else {
@@ -246,6 +269,20 @@ mod tests {
         assert!(e.reason.contains("cannot be pushed"));
         let e = replay(&l, "x").unwrap_err();
         assert!(e.reason.contains("not one of"));
+    }
+
+    #[test]
+    fn the_course_convention_allows_bumps_and_either_case() {
+        let l = level("######\n#@ $.#\n######\n");
+        assert!(replay(&l, "LRR").is_err());
+        let r = replay_in(&l, "LURR", Convention::Course).unwrap();
+        assert_eq!((r.moves, r.pushes, r.solved), (4, 1, true));
+        let r = replay_in(&l, "rr", Convention::Course).unwrap();
+        assert_eq!((r.moves, r.pushes, r.solved), (2, 1, true));
+        // A push against a wall is a bump too; other letters are still refused.
+        let r = replay_in(&l, "rRR", Convention::Course).unwrap();
+        assert_eq!((r.moves, r.pushes, r.solved), (3, 1, true));
+        assert!(replay_in(&l, "rx", Convention::Course).is_err());
     }
 
     #[test]

@@ -1,0 +1,147 @@
+//! Push distances on ice: where a pushed box can come to rest when it may slide.
+//!
+//! A box pushed onto ice slides until a wall, a box or the floor beyond the ice stops
+//! it. Which box stops it depends on the position, so the analysis takes every cell of
+//! the slide as a place it may stop (a box could stand just beyond it) and the slide's
+//! end on an empty board too. The graph of those pushes over-approximates the real
+//! one: each real push is one of its edges. Distances in it are therefore lower bounds
+//! on the pushes a box needs, and a cell from which no goal can be reached in it is
+//! dead for certain: a box that stands there can never reach a goal, however the other
+//! boxes stand. A cell a box only slides through is never a place it stands, so it may
+//! be dead and still be crossed on the way to a goal.
+
+use std::collections::VecDeque;
+
+use super::distance::UNREACHABLE;
+use crate::level::{Cell, Direction, Level};
+
+/// The cells a box on `cell` pushed in direction `dir` may come to rest on: none if the
+/// player has no room behind it or a wall is in front; the next cell, and on ice every
+/// cell of its slide on an empty board (another box may stop it at any of them).
+pub fn slide_stops(level: &Level, cell: Cell, dir: Direction) -> Vec<Cell> {
+    let behind = level.neighbor(cell, dir.opposite());
+    let mut at = level.neighbor(cell, dir);
+    if level.is_wall(behind) || level.is_wall(at) {
+        return Vec::new();
+    }
+    let mut stops = vec![at];
+    while level.is_ice(at) {
+        let next = level.neighbor(at, dir);
+        if level.is_wall(next) {
+            break;
+        }
+        stops.push(next);
+        at = next;
+    }
+    stops
+}
+
+/// Every push of the over-approximated graph, as the cells each cell's box may reach in
+/// one push (forward) and the cells whose box may reach it in one push (backward).
+struct PushGraph {
+    forward: Vec<Vec<Cell>>,
+    backward: Vec<Vec<Cell>>,
+}
+
+impl PushGraph {
+    fn new(level: &Level, region: &[bool]) -> PushGraph {
+        let n = level.cell_count();
+        let mut forward = vec![Vec::new(); n];
+        let mut backward = vec![Vec::new(); n];
+        for cell in (0..n).filter(|&c| region[c]) {
+            for dir in Direction::ALL {
+                for to in slide_stops(level, cell, dir) {
+                    if !forward[cell].contains(&to) {
+                        forward[cell].push(to);
+                        backward[to].push(cell);
+                    }
+                }
+            }
+        }
+        PushGraph { forward, backward }
+    }
+}
+
+/// Breadth-first distances from `sources` along `edges`.
+fn distances(n: usize, sources: impl IntoIterator<Item = Cell>, edges: &[Vec<Cell>]) -> Vec<u32> {
+    let mut dist = vec![UNREACHABLE; n];
+    let mut queue = VecDeque::new();
+    for s in sources {
+        if dist[s] != 0 {
+            dist[s] = 0;
+            queue.push_back(s);
+        }
+    }
+    while let Some(cell) = queue.pop_front() {
+        for &next in &edges[cell] {
+            if dist[next] == UNREACHABLE {
+                dist[next] = dist[cell] + 1;
+                queue.push_back(next);
+            }
+        }
+    }
+    dist
+}
+
+/// What the analysis of an ice level needs from the over-approximated push graph.
+pub struct IceDistances {
+    /// Pushes a box at each cell needs at least to reach some goal (`UNREACHABLE`:
+    /// dead, or outside `region`).
+    pub pushes_to_goal: Vec<u32>,
+    /// Pushes the nearest box (of those given) needs at least to reach each cell.
+    pub pushes_from_boxes: Vec<u32>,
+}
+
+/// The distances of an ice level over the cells of `region`, towards its goals and from
+/// the boxes `boxes`.
+pub fn ice_distances(level: &Level, region: &[bool], boxes: &[Cell]) -> IceDistances {
+    let graph = PushGraph::new(level, region);
+    let n = level.cell_count();
+    let goals = level.goal_cells().filter(|&g| region[g]);
+    IceDistances {
+        pushes_to_goal: distances(n, goals, &graph.backward),
+        pushes_from_boxes: distances(n, boxes.iter().copied(), &graph.forward),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::player_region;
+    use crate::level::parse_xsb;
+
+    fn level(text: &str) -> Level {
+        parse_xsb("t", text).unwrap().remove(0)
+    }
+
+    #[test]
+    fn a_slide_may_stop_anywhere_along_it() {
+        let l = level("########\n#@$~~~ #\n#     .#\n########\n");
+        let b = l.box_cells().next().unwrap();
+        let stops = slide_stops(&l, b, Direction::Right);
+        // Three ice cells and the floor beyond them.
+        assert_eq!(stops.len(), 4);
+        assert_eq!(stops[0], l.neighbor(b, Direction::Right));
+        // A wall above: no push up, and none down (no room for the player).
+        assert!(slide_stops(&l, b, Direction::Up).is_empty());
+        assert!(slide_stops(&l, b, Direction::Down).is_empty());
+    }
+
+    #[test]
+    fn a_box_may_stop_short_of_its_slide_in_the_over_approximation() {
+        // Pushed right, the box slides to the floor at the far end unless a box stops
+        // it; the over-approximation lets it stop on the ice above the goal.
+        let l = level("#######\n#     #\n#@$~~ #\n#  .  #\n#######\n");
+        let region = player_region(&l);
+        let boxes: Vec<Cell> = l.box_cells().collect();
+        let d = ice_distances(&l, &region, &boxes);
+        assert_eq!(d.pushes_to_goal[boxes[0]], 2);
+        assert_eq!(
+            d.pushes_from_boxes[l.neighbor(boxes[0], Direction::Right)],
+            1
+        );
+        // The top-left corner is dead: nothing pushes a box out of it.
+        let corner = l.width() + 1;
+        assert_eq!(d.pushes_to_goal[corner], UNREACHABLE);
+    }
+}
