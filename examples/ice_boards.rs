@@ -156,7 +156,8 @@ fn main() -> ExitCode {
         };
         made += 1;
         println!();
-        println!("; optimal: {moves} moves; fewest pushes {pushes}; {r}x{c}, {b} boxes");
+        let plural = if b == 1 { "" } else { "es" };
+        println!("; optimal: {moves} moves; fewest pushes {pushes}; {r}x{c}, {b} box{plural}");
         println!("; Board {made}");
         print!("{text}");
     }

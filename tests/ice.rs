@@ -535,3 +535,75 @@ fn a_forced_format_that_does_not_fit_is_an_input_error() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The larger boards of levels/ice/boards.xsb (8×8 to 12×12, 3 to 5 boxes)
+
+/// The larger boards.
+const BOARDS: &str = "levels/ice/boards.xsb";
+
+/// The optima in the comment line before each board's title: "; optimal: M moves;
+/// fewest pushes P; …", and whether breadth-first search proved them ("by astar" where
+/// it needs too many states).
+fn board_optima() -> Vec<(u64, u64, bool)> {
+    let text = std::fs::read_to_string(BOARDS).unwrap();
+    text.lines()
+        .filter_map(|line| line.strip_prefix("; optimal: "))
+        .map(|rest| {
+            let numbers: Vec<u64> = rest
+                .split(|c: char| !c.is_ascii_digit())
+                .filter_map(|w| w.parse().ok())
+                .take(2)
+                .collect();
+            (numbers[0], numbers[1], !rest.contains("by astar"))
+        })
+        .collect()
+}
+
+/// Every board is solved move-optimally and push-optimally with the recorded optima,
+/// its plans replay, and breadth-first search agrees wherever it finishes.
+#[test]
+fn the_larger_boards_are_solved_optimally() {
+    let optima = board_optima();
+    let levels = parse_xsb(BOARDS, &std::fs::read_to_string(BOARDS).unwrap()).unwrap();
+    assert_eq!(levels.len(), optima.len());
+    assert!(levels.len() >= 10);
+    let by_moves = json_lines(&expect_code(&[BOARDS, "--optimize", "moves", "--json"], 0));
+    let by_pushes = json_lines(&expect_code(&[BOARDS, "--json"], 0));
+    for (i, ((level, &(moves, pushes, bfs)), (m, p))) in levels
+        .iter()
+        .zip(&optima)
+        .zip(by_moves.iter().zip(&by_pushes))
+        .enumerate()
+    {
+        // The grid is padded with one wall cell all round.
+        let (h, w) = (level.height() - 2, level.width() - 2);
+        assert!((8..=12).contains(&h) && (8..=12).contains(&w), "{h}x{w}");
+        assert!((3..=5).contains(&level.box_cells().count()));
+        assert_eq!(
+            (str_field(m, "optimal"), u64_field(m, "moves")),
+            ("moves", moves),
+            "{m}"
+        );
+        assert_eq!(
+            (str_field(p, "optimal"), u64_field(p, "pushes")),
+            ("pushes", pushes),
+            "{p}"
+        );
+        for v in [m, p] {
+            assert_verifies(BOARDS, i as u64 + 1, str_field(v, "solution"));
+        }
+        if bfs {
+            let m = moves as usize;
+            assert_eq!(
+                shortest_moves(level, m, 3_000_000),
+                SearchResult::Optimal(m)
+            );
+            let p = pushes as usize;
+            assert_eq!(
+                shortest_pushes(level, p, 3_000_000),
+                SearchResult::Optimal(p)
+            );
+        }
+    }
+}

@@ -124,9 +124,9 @@ impl ReportStats {
         if let (Some(windows), Some(shorter), Some(saved)) =
             (self.windows, self.windows_shortened, self.pushes_saved)
         {
+            let (w, p) = (plural(windows, "window"), plural(saved, "push"));
             lines.push(format!(
-                "SAT shortening: {windows} windows asked, {shorter} made shorter, {saved} \
-                 pushes saved"
+                "SAT shortening: {w} asked, {shorter} made shorter, {p} saved"
             ));
         }
         if let (Some(reached), Some(back)) = (self.subgoals, self.backtracks) {
@@ -458,6 +458,15 @@ impl LevelReport {
             out.push_str(&format!("  {words}\n"));
         }
         out
+    }
+}
+
+/// "1 window", "2 windows", "1 push", "2 pushes".
+pub(crate) fn plural(n: u64, word: &str) -> String {
+    match (n, word.ends_with('h')) {
+        (1, _) => format!("1 {word}"),
+        (_, true) => format!("{n} {word}es"),
+        _ => format!("{n} {word}s"),
     }
 }
 

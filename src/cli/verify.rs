@@ -10,11 +10,7 @@ use crate::game::replay_in;
 
 /// "1 move", "2 moves", "1 push", "2 pushes".
 fn count(n: usize, word: &str) -> String {
-    match (n, word.ends_with('h')) {
-        (1, _) => format!("1 {word}"),
-        (_, true) => format!("{n} {word}es"),
-        _ => format!("{n} {word}s"),
-    }
+    super::report::plural(n as u64, word)
 }
 
 /// Runs `verify` and returns the exit code.
