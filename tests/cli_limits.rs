@@ -372,3 +372,21 @@ fn non_finite_timeouts_are_handled() {
     let run = satsoko(&[SOLVABLE, "--level", "1", "--timeout", "nan"]);
     assert_eq!(run.code, 2, "--timeout nan\n{run:?}");
 }
+
+/// Unsolvable levels that need a search: the default, astar (out of positions) and pdr
+/// (by the convergence of its frames) prove them.
+#[test]
+fn unsolvable_levels_that_need_search_are_proved() {
+    const FILE: &str = "levels/examples/unsolvable-search.xsb";
+    for engine in ["auto", "pdr", "astar"] {
+        let run = expect_code(&[FILE, "--json", "--engine", engine, "--timeout", "60"], 3);
+        let lines = json_lines(&run);
+        assert_eq!(lines.len(), 2, "{run:?}");
+        for v in &lines {
+            assert_eq!(str_field(v, "status"), "unsolvable", "{v}");
+            if engine == "pdr" {
+                assert!(str_field(v, "message").contains("converged"), "{v}");
+            }
+        }
+    }
+}

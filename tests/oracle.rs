@@ -512,3 +512,56 @@ fn pdr_search_matches_astar_on_microban() {
     }
     assert!(compared >= 70, "only {compared} levels compared");
 }
+
+/// pdr's convergence check: on generated levels that brute force proves unsolvable and
+/// static analysis does not, pdr without a bound answers `unsolvable` (never a plan,
+/// never a bound); levels that have a plan never get that verdict (the other oracle
+/// tests check that).
+#[test]
+fn pdr_proves_unsolvable_levels_by_convergence() {
+    let mut rng = Rng::new(40);
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 8,
+        ice_percent: 0,
+        extra_size: 2,
+    };
+    let (mut needing_search, mut proved, mut converged) = (0, 0, 0);
+    while needing_search < 40 {
+        let Some(text) = random_level(&mut rng, opts) else {
+            continue;
+        };
+        let level = parse_xsb("generated", &text).unwrap().remove(0);
+        if shortest_pushes(&level, usize::MAX, STATES) != SearchResult::Unsolvable
+            || satsoko::analysis::Analysis::new(&level)
+                .unsolvable
+                .is_some()
+        {
+            continue;
+        }
+        needing_search += 1;
+        let engine = registry::by_name("pdr").unwrap();
+        let request = Request {
+            metric: EncodingKind::Pushes.metric(),
+            prove: true,
+            encoding: None,
+            solver: SolverChoice::default(),
+            max_steps: None,
+        };
+        let board = Incumbent::new(request.metric);
+        let stop = Stop::new(Some(Instant::now() + Duration::from_secs(20)));
+        let outcome = engine::solve(engine, &level, &request, &stop, &board).unwrap();
+        match outcome.verdict {
+            Verdict::Unsolvable { reason } => {
+                proved += 1;
+                converged += usize::from(reason.contains("converged"));
+            }
+            v => panic!("pdr answered {v:?} on a level brute force proves unsolvable:\n{text}"),
+        }
+    }
+    eprintln!(
+        "pdr proved {proved} of {needing_search} unsolvable levels that need search \
+         ({converged} by convergence)"
+    );
+    assert!(converged > 0);
+}

@@ -170,6 +170,17 @@ impl<V> PositionTable<V> {
     pub fn len(&self) -> usize {
         self.keys
     }
+
+    /// Every key with its value, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&[u32], &V)> {
+        self.slots.values().flat_map(|slot| {
+            let all: Vec<(&[u32], &V)> = match slot {
+                Slot::One(k, v) => vec![(&k[..], v)],
+                Slot::Many(all) => all.iter().map(|(k, v)| (&k[..], v)).collect(),
+            };
+            all
+        })
+    }
 }
 
 /// Whether `key` is `cells` (sorted) followed by `mark`, if any.

@@ -57,6 +57,24 @@ impl WholeLemmas {
         self.table.is_full()
     }
 
+    /// How many box configurations the table holds.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Every lemma: the cells of its boxes, the cell the player must reach (if any),
+    /// and whether it holds for any number of pushes.
+    pub fn all(&self) -> Vec<(Vec<Cell>, Option<Cell>, bool)> {
+        let mut all = Vec::new();
+        for (key, lemmas) in self.table.iter() {
+            let cells: Vec<Cell> = key.iter().map(|&c| c as Cell).collect();
+            for l in lemmas {
+                all.push((cells.clone(), l.reach, l.frame.is_none()));
+            }
+        }
+        all
+    }
+
     /// Records that boxes on `cells` (hashed `hash`, and nowhere else), the player able
     /// to reach `reach`, cannot reach the goal within `frame` pushes (`None`: ever).
     pub fn add(&mut self, hash: u64, cells: &[Cell], reach: Option<Cell>, frame: Option<usize>) {

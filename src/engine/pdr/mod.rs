@@ -133,6 +133,7 @@ fn optimal_pushes(
     let start = search.start();
     let step = if analysis.push_parity.is_some() { 2 } else { 1 };
     let mut k = analysis.push_lower_bound;
+    let mut last_count = usize::MAX;
     let finish = |search: Search, answer: SearchAnswer| {
         let stats = PdrStats {
             base_size,
@@ -161,7 +162,25 @@ fn optimal_pushes(
                               (refuted by the pdr search for any number of pushes)";
                 return finish(search, SearchAnswer::Unsolvable(reason.to_string()));
             }
-            Ok(None) => k += step,
+            Ok(None) => {
+                // A round that named no new position may have converged: the refuted
+                // positions then form an inductive invariant (encodings/pdr.md).
+                let count = search.whole_count();
+                if count == last_count {
+                    match search.refutations_closed(&start, stop) {
+                        None => return finish(search, SearchAnswer::Stopped(StopReason::Time)),
+                        Some(true) => {
+                            let reason = "pdr's frames converged: the positions its \
+                                          lemmas refute hold the start and are closed \
+                                          under pushes, so no plan of any length exists";
+                            return finish(search, SearchAnswer::Unsolvable(reason.into()));
+                        }
+                        Some(false) => {}
+                    }
+                }
+                last_count = count;
+                k += step;
+            }
         }
     }
     let bound = task

@@ -559,6 +559,87 @@ impl<'a> Search<'a> {
         (self.lemmas).known_bound(self.level, s, (from, to), hash, name)
     }
 
+    /// How many box configurations the whole-position lemmas name.
+    pub fn whole_count(&self) -> usize {
+        self.lemmas.len()
+    }
+
+    /// The convergence check: whether the positions the whole-position lemmas refute
+    /// form an inductive invariant that holds the start. Every push the rules allow
+    /// from each of them (from every player region a lemma covers) must complete a
+    /// deadlock pattern or lead to a position a lemma refutes again; lemmas that hold
+    /// for any number of pushes need no check. The refuted positions are never goals,
+    /// so when this holds no plan exists, however the lemmas were found. `None` when
+    /// stopped.
+    pub fn refutations_closed(&mut self, start: &Position, stop: &Stop) -> Option<bool> {
+        if self.lemmas.is_full() {
+            return Some(false);
+        }
+        let fixed: Vec<Cell> = (0..start.boxes.len())
+            .filter(|&c| start.boxes[c] && !start.cells.contains(&c))
+            .collect();
+        let mut fill = Region::new(self.level);
+        let mut probe = Position {
+            boxes: vec![false; start.boxes.len()],
+            cells: Vec::new(),
+            hash: 0,
+            player: 0,
+        };
+        // The start: refuted with its own region.
+        let start_known = (self.lemmas.all().iter()).any(|(cells, reach, _)| {
+            *cells == start.cells
+                && reach.is_none_or(|m| fill.reaches(self.level, &start.boxes, start.player, m))
+        });
+        if !start_known {
+            return Some(false);
+        }
+        for (cells, reach, dead) in self.lemmas.all() {
+            if dead {
+                continue;
+            }
+            if stop.should_stop() {
+                return None;
+            }
+            probe.boxes.fill(false);
+            for &c in fixed.iter().chain(&cells) {
+                probe.boxes[c] = true;
+            }
+            probe.hash = self.zobrist.of(&cells);
+            probe.cells = cells;
+            // The regions the lemma covers: the one holding its cell, or every one.
+            let starts: Vec<Cell> = match reach {
+                Some(m) => vec![m],
+                None => (0..probe.boxes.len())
+                    .filter(|&c| self.analysis.region[c] && !probe.boxes[c])
+                    .collect(),
+            };
+            let mut covered = vec![false; probe.boxes.len()];
+            for from in starts {
+                if covered[from] {
+                    continue;
+                }
+                fill.fill(self.level, &probe.boxes, from);
+                for (c, seen) in covered.iter_mut().enumerate() {
+                    *seen |= fill.contains(c);
+                }
+                for n in 0..self.formula.pushes.len() {
+                    let push = &self.formula.pushes[n];
+                    let behind = self.level.neighbor(push.from, push.dir.opposite());
+                    if !probe.boxes[push.from] || probe.boxes[push.to] || !fill.contains(behind) {
+                        continue;
+                    }
+                    if self.completes_deadlock(&probe, n) {
+                        continue;
+                    }
+                    if self.known_bound(&probe, n, None) == 0 {
+                        return Some(false);
+                    }
+                }
+            }
+        }
+        Some(true)
+    }
+
     /// Records a whole-position lemma (see [`WholeLemmas::add`]).
     fn add_whole(&mut self, cells: &[Cell], reach: Option<Cell>, frame: Option<usize>) {
         let hash = self.zobrist.of(cells);
