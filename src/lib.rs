@@ -9,6 +9,8 @@
 //! talks to a person.
 
 pub mod analysis;
+pub mod binairo;
+pub mod cert;
 pub mod cli;
 pub mod encode;
 pub mod engine;

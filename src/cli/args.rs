@@ -47,6 +47,10 @@ pub enum Command {
     Sweep(SweepArgs),
     /// Solve whole collections, each level in its own process, and summarise.
     Bench(BenchArgs),
+    /// Check a certificate: a DIMACS formula and its LRAT refutation.
+    CheckProof(CheckProofArgs),
+    /// Solve Binairo (Takuzu) puzzles and prove their solution unique, or generate some.
+    Binairo(BinairoArgs),
     /// Internal: solve one level described on standard input (a bench worker).
     #[command(hide = true)]
     Worker,
@@ -359,9 +363,67 @@ pub struct SolveArgs {
     /// The convention solutions are printed in: xsb (default) or course (upper case).
     #[arg(long, value_enum, default_value_t = RulesArg::Xsb, value_name = "RULES")]
     pub rules: RulesArg,
+    /// Write a certificate for every plan proved optimal into DIR: the formula "a plan
+    /// one step shorter exists" (DIR/<file stem>-<level>.cnf) and its LRAT refutation
+    /// (.lrat), checked before the plan is called certified.
+    #[arg(long, value_name = "DIR")]
+    pub proof: Option<PathBuf>,
     /// Encoding and solver.
     #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// `satsoko binairo --engine`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum BinairoEngine {
+    /// The SAT formula of encodings/binairo.md, solved again with the solution blocked.
+    #[default]
+    Sat,
+    /// Forward checking over cells (no SAT).
+    Fc,
+    /// Arc consistency maintained over rows and columns of valid patterns (no SAT).
+    Mac,
+}
+
+/// Options of `satsoko binairo`.
+#[derive(Args, Debug, Clone)]
+pub struct BinairoArgs {
+    /// Puzzle files (docs/formats.md, "Binairo"); none with --generate.
+    #[arg(value_name = "FILE", required_unless_present = "generate")]
+    pub files: Vec<PathBuf>,
+    /// How to solve.
+    #[arg(long, value_enum, default_value_t = BinairoEngine::Sat)]
+    pub engine: BinairoEngine,
+    /// The SAT solver of --engine sat.
+    #[arg(long, value_enum, default_value_t = SolverArg::Varisat)]
+    pub solver: SolverArg,
+    /// Solutions to look for (at least two are looked for, to tell unique from
+    /// multiple; this many are printed).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub count: usize,
+    /// One JSON object per puzzle per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Write N puzzles with a unique solution and no redundant given instead.
+    #[arg(long, value_name = "N", conflicts_with = "files")]
+    pub generate: Option<usize>,
+    /// The side of generated puzzles (even).
+    #[arg(long, default_value_t = 6, value_name = "S")]
+    pub size: usize,
+    /// The seed of generated puzzles.
+    #[arg(long, default_value_t = 1, value_name = "X")]
+    pub seed: u64,
+}
+
+/// Options of `satsoko check-proof`.
+#[derive(Args, Debug, Clone)]
+pub struct CheckProofArgs {
+    /// The formula (DIMACS CNF).
+    #[arg(value_name = "FILE.cnf")]
+    pub cnf: PathBuf,
+    /// Its refutation (LRAT).
+    #[arg(value_name = "FILE.lrat")]
+    pub lrat: PathBuf,
 }
 
 /// Options of `satsoko verify`.

@@ -4,6 +4,8 @@
 
 pub mod args;
 mod bench;
+mod binairo;
+mod certify;
 pub mod config;
 mod encode;
 mod input;
@@ -37,6 +39,8 @@ pub fn run() -> i32 {
         Some(Command::Decode(args)) => encode::run_decode(&args, format),
         Some(Command::Sweep(args)) => sweep::run(&args, format),
         Some(Command::Bench(args)) => bench::run(&args, format),
+        Some(Command::CheckProof(args)) => certify::check_proof(&args),
+        Some(Command::Binairo(args)) => binairo::run(&args),
         Some(Command::Worker) => worker::run(),
         None => solve::run(&cli.solve, format),
     }

@@ -249,6 +249,13 @@ pub struct LevelReport {
     /// The most memory the solving process held resident, in MiB (`bench` workers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_mib: Option<u64>,
+    /// With `--proof`, for an optimal plan: whether its certificate was written and
+    /// checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certified: Option<bool>,
+    /// The certificate's formula (its proof is beside it, `.lrat`), or why there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<String>,
 }
 
 /// Reads a field that is present, even as null, as `Some`.
@@ -296,6 +303,8 @@ impl LevelReport {
             stats: None,
             message: None,
             peak_mib: None,
+            certified: None,
+            certificate: None,
         }
     }
 
@@ -410,11 +419,18 @@ impl LevelReport {
         );
         if let (Some(moves), Some(pushes)) = (self.moves, self.pushes) {
             let optimal = match (self.optimal.flatten(), self.lower_bound) {
-                (Some(m), _) => format!("optimal in {m}"),
+                (Some(m), _) => match (self.certified, &self.certificate) {
+                    (Some(true), _) => format!("optimal in {m} (certified)"),
+                    (Some(false), Some(why)) => format!("optimal in {m} (not certified: {why})"),
+                    _ => format!("optimal in {m}"),
+                },
                 (None, Some(lb)) => format!("optimal ≥ {lb}"),
                 (None, None) => "optimality not proved".to_string(),
             };
             out.push_str(&format!("  moves {moves}, pushes {pushes}, {optimal}\n"));
+        }
+        if let (Some(true), Some(cnf)) = (self.certified, &self.certificate) {
+            out.push_str(&format!("  certificate: {cnf} and its .lrat refutation\n"));
         }
         if let (Some(first), Some(by)) = (self.first_seconds, &self.found_by)
             && self.optimal.flatten().is_none()

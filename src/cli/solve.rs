@@ -47,7 +47,11 @@ pub fn run(args: &SolveArgs, format: Option<FormatArg>) -> i32 {
                 let stop = ctrl_c.with_deadline(config.timeout.map(|t| Instant::now() + t));
                 let metric = config.request.metric;
                 watched(&label, metric, |board| {
-                    solve_level(&config, &name, &level, &stop, board)
+                    let mut report = solve_level(&config, &name, &level, &stop, board);
+                    if let Some(dir) = &args.proof {
+                        super::certify::certify_report(&mut report, &level, dir, &stop);
+                    }
+                    report
                 })
             }
         };

@@ -44,6 +44,17 @@ impl Unrolled {
     /// steps. A level that static analysis proves unsolvable, or a bound below the lower
     /// bound, gets an empty clause (the formula is then trivially unsatisfiable).
     pub fn new(level: &Level, kind: EncodingKind, bound: usize) -> Unrolled {
+        Unrolled::build(level, kind, bound, true)
+    }
+
+    /// [`Unrolled::new`] without the static lower bound: goal(0) ∨ … ∨ goal(bound), so
+    /// that a refutation must come from the steps themselves and not from an empty
+    /// clause the bound puts there (the formula of a certificate).
+    pub fn without_lower_bound(level: &Level, kind: EncodingKind, bound: usize) -> Unrolled {
+        Unrolled::build(level, kind, bound, false)
+    }
+
+    fn build(level: &Level, kind: EncodingKind, bound: usize, use_lower: bool) -> Unrolled {
         let kind = kind.for_export();
         let analysis = Analysis::new(level);
         let mut cnf = CnfBuffer::new();
@@ -63,7 +74,11 @@ impl Unrolled {
             };
             encoding.add_step(&mut guarded);
         }
-        let lower = kind.lower_bound(&analysis);
+        let lower = if use_lower {
+            kind.lower_bound(&analysis)
+        } else {
+            0
+        };
         let mut refuted = analysis.unsolvable.clone();
         if refuted.is_none() && lower > bound {
             refuted = Some(format!(

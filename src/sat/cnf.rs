@@ -122,6 +122,58 @@ pub fn implied_by_any(sink: &mut dyn ClauseSink, terms: &[Term]) -> Term {
     }
 }
 
+/// At most `k` of `lits` are true: Sinz's sequential counter, with `s(i, j)` = "at
+/// least `j + 1` of the first `i + 1` literals are true" — (n − 1)·k auxiliary
+/// variables and about 2nk + n clauses. Nothing is added when `k ≥ n`; `k = 0` makes
+/// every literal false.
+pub fn at_most_k(sink: &mut dyn ClauseSink, lits: &[Lit], k: usize) {
+    let n = lits.len();
+    if k >= n {
+        return;
+    }
+    if k == 0 {
+        for &l in lits {
+            sink.add_clause(&[!l]);
+        }
+        return;
+    }
+    // counter[i][j] for the first n - 1 literals.
+    let counter: Vec<Vec<Lit>> = (0..n - 1)
+        .map(|_| (0..k).map(|_| sink.new_var()).collect())
+        .collect();
+    sink.add_clause(&[!lits[0], counter[0][0]]);
+    for &s in &counter[0][1..] {
+        sink.add_clause(&[!s]);
+    }
+    for i in 1..n - 1 {
+        let (x, prev, cur) = (lits[i], &counter[i - 1], &counter[i]);
+        sink.add_clause(&[!x, cur[0]]);
+        sink.add_clause(&[!prev[0], cur[0]]);
+        for j in 1..k {
+            sink.add_clause(&[!x, !prev[j - 1], cur[j]]);
+            sink.add_clause(&[!prev[j], cur[j]]);
+        }
+        sink.add_clause(&[!x, !prev[k - 1]]);
+    }
+    sink.add_clause(&[!lits[n - 1], !counter[n - 2][k - 1]]);
+}
+
+/// At least `k` of `lits` are true: at most `n − k` of their negations are.
+pub fn at_least_k(sink: &mut dyn ClauseSink, lits: &[Lit], k: usize) {
+    if k > lits.len() {
+        sink.add_clause(&[]);
+        return;
+    }
+    let negated: Vec<Lit> = lits.iter().map(|&l| !l).collect();
+    at_most_k(sink, &negated, lits.len() - k);
+}
+
+/// Exactly `k` of `lits` are true.
+pub fn exactly_k(sink: &mut dyn ClauseSink, lits: &[Lit], k: usize) {
+    at_most_k(sink, lits, k);
+    at_least_k(sink, lits, k);
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -161,6 +213,57 @@ pub(crate) mod tests {
             }
         }
         out
+    }
+
+    fn lits_of(terms: &[Term]) -> Vec<Lit> {
+        terms
+            .iter()
+            .map(|t| match t {
+                Term::Lit(l) => *l,
+                Term::Const(_) => unreachable!("variables only"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn cardinalities_allow_exactly_the_right_counts() {
+        fn at_most_two(s: &mut dyn ClauseSink, t: &[Term]) {
+            at_most_k(s, &lits_of(t), 2);
+        }
+        fn at_least_two(s: &mut dyn ClauseSink, t: &[Term]) {
+            at_least_k(s, &lits_of(t), 2);
+        }
+        fn exactly_three(s: &mut dyn ClauseSink, t: &[Term]) {
+            exactly_k(s, &lits_of(t), 3);
+        }
+        fn none(s: &mut dyn ClauseSink, t: &[Term]) {
+            at_most_k(s, &lits_of(t), 0);
+        }
+        let choose = |n: u64, k: u64| (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1));
+        for n in [1usize, 2, 3, 5, 6, 8] {
+            let count = |ok: &[u32], f: &dyn Fn(u32) -> bool| ok.iter().all(|&m| f(m.count_ones()));
+            let ok = allowed(n, at_most_two);
+            assert!(count(&ok, &|c| c <= 2));
+            assert_eq!(
+                ok.len() as u64,
+                (0..=2.min(n as u64))
+                    .map(|k| choose(n as u64, k))
+                    .sum::<u64>()
+            );
+            let ok = allowed(n, at_least_two);
+            assert!(count(&ok, &|c| c >= 2));
+            assert_eq!(
+                ok.len() as u64,
+                (2..=n as u64).map(|k| choose(n as u64, k)).sum::<u64>()
+            );
+            let ok = allowed(n, exactly_three);
+            assert!(count(&ok, &|c| c == 3));
+            assert_eq!(
+                ok.len() as u64,
+                if n >= 3 { choose(n as u64, 3) } else { 0 }
+            );
+            assert_eq!(allowed(n, none), vec![0]);
+        }
     }
 
     #[test]

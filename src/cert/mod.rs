@@ -1,0 +1,176 @@
+//! Certificates of optimality: for a plan proved optimal at `k` steps, the unrolled
+//! formula "a plan of at most `k − 1` steps exists" as DIMACS and an LRAT proof that it
+//! is unsatisfiable, checked by a checker of our own ([`check`]) before the claim is
+//! called certified.
+//!
+//! The formula is the one `satsoko encode` writes (every variable named in comments);
+//! the proof comes from varisat, which checks its own proof as it solves and hands each
+//! step with its hints to [`lrat::LratWriter`]. Clause ids follow the clause order of
+//! the written file, so any LRAT checker can verify the pair.
+
+pub mod check;
+mod lrat;
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use varisat::{ExtendFormula, Solver};
+
+use crate::encode::EncodingKind;
+use crate::encode::formula::Unrolled;
+use crate::engine::Stop;
+use crate::game::Metric;
+use crate::level::Level;
+use lrat::LratWriter;
+
+/// A written and checked certificate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Certificate {
+    /// The formula "a plan of at most k − 1 steps exists".
+    pub cnf: PathBuf,
+    /// Its refutation.
+    pub lrat: PathBuf,
+    /// Clauses of the formula.
+    pub clauses: usize,
+    /// Size of the proof file in bytes.
+    pub proof_bytes: u64,
+    /// Seconds our checker took.
+    pub check_seconds: f64,
+}
+
+/// A sink for varisat's own proof that fails once `stop` says stop: the only way to
+/// interrupt varisat, which has no terminate callback.
+struct StopSink<'s>(&'s Stop);
+
+impl Write for StopSink<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.0.should_stop() {
+            return Err(io::Error::other("stopped"));
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Writes and checks the certificate that level `level` (of the file whose stem is
+/// `stem`) has no plan shorter than `k` in `metric`, into `dir` as
+/// `<stem>-<level>.cnf` and `.lrat`, stopping at `stop`. `Err` says why there is none.
+pub fn certify(
+    level: &Level,
+    metric: Metric,
+    k: usize,
+    dir: &Path,
+    stem: &str,
+    stop: &Stop,
+) -> Result<Certificate, String> {
+    if k == 0 {
+        return Err("the start is solved: there is no shorter plan to refute".into());
+    }
+    let kind = EncodingKind::for_metric(metric);
+    if level.has_ice() && !kind.supports_ice() {
+        return Err(format!("the {kind} encoding does not model ice"));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let base = dir.join(format!("{stem}-{}", level.number));
+    let (cnf_path, lrat_path) = (base.with_extension("cnf"), base.with_extension("lrat"));
+    let unrolled = Unrolled::without_lower_bound(level, kind, k - 1);
+    let header = [
+        format!("satsoko {} certificate", env!("CARGO_PKG_VERSION")),
+        format!(
+            "level #{} ({}): no plan of at most {} {metric}",
+            level.number,
+            level.name(),
+            k - 1
+        ),
+        format!("its refutation: {}", lrat_path.display()),
+    ];
+    let text = unrolled.to_dimacs(&header);
+    std::fs::write(&cnf_path, &text)
+        .map_err(|e| format!("cannot write {}: {e}", cnf_path.display()))?;
+
+    let file = File::create(&lrat_path)
+        .map_err(|e| format!("cannot write {}: {e}", lrat_path.display()))?;
+    let mut writer = LratWriter::new(BufWriter::new(file), unrolled.cnf.clauses.len());
+    let answer = {
+        let mut solver = Solver::new();
+        solver.add_proof_processor(&mut writer);
+        solver.write_proof(StopSink(stop), varisat::ProofFormat::Varisat);
+        for clause in &unrolled.cnf.clauses {
+            let lits: Vec<varisat::Lit> = (clause.iter())
+                .map(|l| varisat::Lit::from_dimacs(l.to_dimacs() as isize))
+                .collect();
+            solver.add_clause(&lits);
+        }
+        solver.solve()
+    };
+    match answer {
+        Ok(false) => {}
+        Ok(true) => return Err(format!("the formula for {} {metric} is satisfiable", k - 1)),
+        Err(_) => return Err("out of time while proving".into()),
+    }
+    writer.finish()?;
+
+    let started = Instant::now();
+    let proof = std::fs::read_to_string(&lrat_path)
+        .map_err(|e| format!("cannot read {}: {e}", lrat_path.display()))?;
+    let formula = check::parse_cnf(&text)?;
+    check::check_lrat(&formula, &proof).map_err(|e| format!("our checker refused it: {e}"))?;
+    Ok(Certificate {
+        clauses: formula.len(),
+        proof_bytes: proof.len() as u64,
+        check_seconds: started.elapsed().as_secs_f64(),
+        cnf: cnf_path,
+        lrat: lrat_path,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::parse_xsb;
+
+    #[test]
+    fn a_certificate_is_written_checked_and_refused_when_tampered() {
+        let dir = tempfile::tempdir().unwrap();
+        // Microban 1: its optimum (8 pushes) lies above the static lower bound, so the
+        // refutation needs a proof.
+        let text = std::fs::read_to_string("levels/microban.xsb").unwrap();
+        let level = parse_xsb("microban", &text).unwrap().remove(0);
+        let optimum = match crate::engine::oracle::shortest_pushes(&level, 30, 100_000) {
+            crate::engine::oracle::SearchResult::Optimal(p) => p,
+            r => panic!("{r:?}"),
+        };
+        let stop = Stop::never();
+        let cert = certify(&level, Metric::Pushes, optimum, dir.path(), "t", &stop).unwrap();
+        assert!(cert.proof_bytes > 0 && cert.clauses > 0);
+        // One step more is satisfiable: no certificate.
+        let beyond = certify(&level, Metric::Pushes, optimum + 1, dir.path(), "u", &stop);
+        assert!(beyond.unwrap_err().contains("satisfiable"));
+        // The moves metric has its certificate too.
+        let moves = crate::engine::oracle::shortest_moves(&level, 60, 2_000_000);
+        let crate::engine::oracle::SearchResult::Optimal(m) = moves else {
+            panic!("{moves:?}")
+        };
+        certify(&level, Metric::Moves, m, dir.path(), "m", &stop).unwrap();
+        // Tampering: drop the formula's last clause, or change a hint of the proof.
+        let cnf = std::fs::read_to_string(&cert.cnf).unwrap();
+        let proof = std::fs::read_to_string(&cert.lrat).unwrap();
+        let formula = check::parse_cnf(&cnf).unwrap();
+        assert!(check::check_lrat(&formula, &proof).is_ok());
+        assert!(check::check_lrat(&formula[..formula.len() - 1], &proof).is_err());
+        let line = proof.lines().find(|l| !l.contains(" d ")).unwrap();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let last_hint = words[words.len() - 2];
+        let changed = format!(
+            "{} {} 0",
+            &words[..words.len() - 2].join(" "),
+            last_hint.parse::<u64>().unwrap() + 1
+        );
+        let tampered = proof.replacen(line, &changed, 1);
+        assert!(check::check_lrat(&formula, &tampered).is_err());
+    }
+}

@@ -1,0 +1,186 @@
+//! `satsoko binairo`: solves Binairo puzzles with the SAT solver or a CSP baseline and
+//! says whether the solution is unique, or generates puzzles.
+
+use std::time::Instant;
+
+use serde_json::json;
+
+use super::args::{BinairoArgs, BinairoEngine, SolverArg};
+use super::report::{EXIT_INPUT, EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE};
+use crate::binairo::csp::{forward_checking, maintained_arc_consistency};
+use crate::binairo::generate::{Rng, generate, to_text};
+use crate::binairo::grid::{Puzzle, parse, rows_of};
+use crate::binairo::solve::{Answer, Verdict, solve_sat};
+use crate::sat::{SatBackend, SolverChoice, SolverName};
+
+/// A fresh backend of the chosen solver.
+fn backend(solver: SolverArg) -> Result<Box<dyn SatBackend>, String> {
+    let name = match solver {
+        SolverArg::Varisat => SolverName::Varisat,
+        SolverArg::Cadical => SolverName::Cadical,
+    };
+    SolverChoice::Builtin(name).backend(None)
+}
+
+/// Solves one puzzle with the chosen engine.
+fn answer(p: &Puzzle, args: &BinairoArgs) -> Result<Answer, String> {
+    let cap = args.count.max(2);
+    let csp = |found: Vec<Vec<bool>>| Answer {
+        verdict: Verdict::of(found.len()),
+        solutions: found.into_iter().take(args.count.max(1)).collect(),
+        variables: 0,
+        clauses: 0,
+    };
+    match args.engine {
+        BinairoEngine::Sat => solve_sat(p, backend(args.solver)?, args.count),
+        BinairoEngine::Fc => Ok(csp(forward_checking(p, cap))),
+        BinairoEngine::Mac => Ok(csp(maintained_arc_consistency(p, cap))),
+    }
+}
+
+/// Runs `binairo` and returns the exit code.
+pub fn run(args: &BinairoArgs) -> i32 {
+    if let Some(n) = args.generate {
+        return run_generate(args, n);
+    }
+    let mut code = EXIT_OK;
+    for path in &args.files {
+        let file = path.display().to_string();
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read {file}: {e}");
+                code = EXIT_INPUT;
+                continue;
+            }
+        };
+        for (i, entry) in parse(&text).into_iter().enumerate() {
+            let number = i + 1;
+            let p = match entry {
+                Ok(p) => p,
+                Err(e) => {
+                    let message = format!("{file}: {e}");
+                    if args.json {
+                        let v = json!({"file": file, "puzzle": number, "status": "error", "message": message});
+                        super::say(&v.to_string());
+                    } else {
+                        eprintln!("error: {message}");
+                    }
+                    code = EXIT_INPUT;
+                    continue;
+                }
+            };
+            let started = Instant::now();
+            let a = match answer(&p, args) {
+                Ok(a) => a,
+                Err(e) => {
+                    eprintln!("error: {file}: puzzle {number}: {e}");
+                    code = EXIT_INPUT;
+                    continue;
+                }
+            };
+            let seconds = started.elapsed().as_secs_f64();
+            if a.verdict == Verdict::Unsolvable && code == EXIT_OK {
+                code = EXIT_UNSOLVABLE;
+            }
+            print_answer(args, &file, &p, &a, seconds);
+        }
+    }
+    code
+}
+
+fn print_answer(args: &BinairoArgs, file: &str, p: &Puzzle, a: &Answer, seconds: f64) {
+    let grids: Vec<Vec<String>> = a.solutions.iter().map(|s| rows_of(p.cols, s)).collect();
+    if args.json {
+        let mut v = json!({
+            "file": file, "puzzle": p.number, "title": p.title, "status": a.verdict.name(),
+        });
+        if let Some(first) = grids.first() {
+            v["solution"] = json!(first);
+        }
+        v["solutions"] = json!(a.solutions.len());
+        if grids.len() > 1 {
+            v["grids"] = json!(grids);
+        }
+        v["seconds"] = json!((seconds * 1000.0).round() / 1000.0);
+        if args.engine == BinairoEngine::Sat {
+            v["variables"] = json!(a.variables);
+            v["clauses"] = json!(a.clauses);
+        }
+        super::say(&v.to_string());
+        return;
+    }
+    let name = match &p.title {
+        Some(t) => format!("puzzle {} ({t})", p.number),
+        None => format!("puzzle {}", p.number),
+    };
+    let what = match a.verdict {
+        Verdict::Unique => "unique solution".to_string(),
+        Verdict::Multiple => "more than one solution".to_string(),
+        Verdict::Unsolvable => "no solution".to_string(),
+    };
+    super::say(&format!("{file} {name}: {what} ({:.3} s)", seconds));
+    for (k, grid) in grids.iter().enumerate() {
+        if grids.len() > 1 {
+            super::say(&format!("  solution {}:", k + 1));
+        }
+        for row in grid {
+            super::say(&format!("  {row}"));
+        }
+    }
+    if args.engine == BinairoEngine::Sat {
+        super::say(&format!(
+            "  {} variables, {} clauses",
+            a.variables, a.clauses
+        ));
+    }
+}
+
+fn run_generate(args: &BinairoArgs, n: usize) -> i32 {
+    if args.size < 2 || args.size % 2 == 1 {
+        eprintln!(
+            "error: --size must be even and at least 2 (it is {})",
+            args.size
+        );
+        return EXIT_USAGE;
+    }
+    let mut rng = Rng::new(args.seed);
+    let puzzles = if n == 1 { "puzzle" } else { "puzzles" };
+    super::say(&format!(
+        "; {n} Binairo {puzzles} of {0}×{0} with a unique solution and no redundant given (seed {1})",
+        args.size, args.seed
+    ));
+    for i in 0..n {
+        let started = Instant::now();
+        let made = backend(args.solver).and_then(|b| generate(args.size, &mut rng, b));
+        let p = match made {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return EXIT_INPUT;
+            }
+        };
+        // Checked again by a fresh solve before it is written.
+        let check = backend(args.solver).and_then(|b| solve_sat(&p, b, 2));
+        if !matches!(
+            check,
+            Ok(Answer {
+                verdict: Verdict::Unique,
+                ..
+            })
+        ) {
+            eprintln!("error: a generated puzzle is not unique (a bug)");
+            return 70;
+        }
+        let givens = p.cells.iter().filter(|c| c.is_some()).count();
+        super::say("");
+        super::say(&format!(
+            "; seed {} #{}: {givens} givens, made in {:.3} s",
+            args.seed,
+            i + 1,
+            started.elapsed().as_secs_f64()
+        ));
+        print!("{}", to_text(&p));
+    }
+    EXIT_OK
+}

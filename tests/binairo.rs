@@ -1,0 +1,161 @@
+//! Binairo: the SAT route and the two CSP engines against brute force on random 6×6
+//! clue sets (the oracle), the bundled puzzles, the command line (verdicts, JSON, exit
+//! codes, errors with line and column) and generation.
+
+mod common;
+
+use common::Rng;
+use common::cli::{expect_code, json_lines, str_field, u64_field};
+use satsoko::binairo::brute::count_solutions;
+use satsoko::binairo::csp::{forward_checking, maintained_arc_consistency};
+use satsoko::binairo::grid::{Puzzle, parse};
+use satsoko::binairo::solve::solve_sat;
+use satsoko::sat::VarisatBackend;
+
+/// Random 6×6 clue sets that break no rule (a parse checks), as text.
+fn random_puzzles(seed: u64, count: usize) -> Vec<Puzzle> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let givens = 3 + rng.below(12);
+        let mut cells = ['.'; 36];
+        for _ in 0..givens {
+            cells[rng.below(36)] = if rng.chance(50) { '1' } else { '0' };
+        }
+        let text: String = cells
+            .chunks(6)
+            .map(|r| r.iter().collect::<String>() + "\n")
+            .collect();
+        if let Ok(p) = parse(&text).remove(0) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn sat_and_both_csp_engines_count_as_brute_force_does() {
+    const CAP: usize = 30;
+    let (mut unique, mut multiple, mut none) = (0, 0, 0);
+    for p in random_puzzles(50, 300) {
+        let expected = count_solutions(&p, CAP);
+        let sat = solve_sat(&p, Box::new(VarisatBackend::new()), CAP).unwrap();
+        assert_eq!(sat.solutions.len(), expected, "sat on {:?}", p.cells);
+        assert_eq!(
+            forward_checking(&p, CAP).len(),
+            expected,
+            "fc on {:?}",
+            p.cells
+        );
+        assert_eq!(
+            maintained_arc_consistency(&p, CAP).len(),
+            expected,
+            "mac on {:?}",
+            p.cells
+        );
+        match expected {
+            0 => none += 1,
+            1 => unique += 1,
+            _ => multiple += 1,
+        }
+    }
+    eprintln!("300 random 6×6 clue sets: {unique} unique, {multiple} multiple, {none} unsolvable");
+    assert!(unique > 0 && multiple > 0 && none > 0);
+}
+
+#[test]
+fn the_bundled_puzzles_have_the_verdict_of_their_file() {
+    for (file, status, code) in [
+        ("levels/binairo/unique.txt", "unique", 0),
+        ("levels/binairo/multiple.txt", "multiple", 0),
+        ("levels/binairo/unsolvable.txt", "unsolvable", 3),
+    ] {
+        for engine in ["sat", "mac"] {
+            let run = expect_code(&["binairo", file, "--json", "--engine", engine], code);
+            let lines = json_lines(&run);
+            assert!(lines.len() >= 4, "{run:?}");
+            for v in &lines {
+                assert_eq!(str_field(v, "status"), status, "{engine} {v}");
+            }
+        }
+    }
+    // Sizes 6 to 20 among the unique ones.
+    let text = std::fs::read_to_string("levels/binairo/unique.txt").unwrap();
+    let sizes: Vec<usize> = parse(&text).into_iter().map(|p| p.unwrap().rows).collect();
+    assert!(sizes.contains(&6) && sizes.contains(&20), "{sizes:?}");
+}
+
+#[test]
+fn json_lines_and_several_solutions() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("empty.txt");
+    std::fs::write(&file, "; empty\n....\n....\n....\n....\n").unwrap();
+    let f = file.to_str().unwrap();
+    let v = &json_lines(&expect_code(&["binairo", f, "--json", "--count", "5"], 0))[0];
+    assert_eq!(str_field(v, "status"), "multiple");
+    assert_eq!(str_field(v, "title"), "empty");
+    assert_eq!((u64_field(v, "puzzle"), u64_field(v, "solutions")), (1, 5));
+    assert_eq!(v["grids"].as_array().unwrap().len(), 5);
+    assert!(u64_field(v, "variables") > 16 && u64_field(v, "clauses") > 0);
+    let text = expect_code(&["binairo", f], 0).stdout;
+    assert!(text.contains("more than one solution"), "{text}");
+}
+
+#[test]
+fn bad_grids_are_refused_with_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, line, column, what) in [
+        ("10\n0x\n", 2, 2, "not a cell"),
+        ("1010\n01\n", 2, 2, "cells"),
+        ("101\n010\n", 1, 1, "even"),
+        ("000.\n....\n....\n....\n", 1, 3, "three 0s"),
+        ("1.11\n....\n....\n....\n", 1, 4, "more than 2 1s"),
+        ("1010\n1010\n....\n....\n", 2, 1, "equals"),
+    ] {
+        let file = dir.path().join("bad.txt");
+        std::fs::write(&file, format!("; ok\n10\n01\n\n{text}")).unwrap();
+        let f = file.to_str().unwrap();
+        let run = expect_code(&["binairo", f], 1);
+        let want = format!("puzzle 2, line {}, column {column}", line + 4);
+        assert!(
+            run.stderr.contains(&want) && run.stderr.contains(what),
+            "{text:?}: {run:?}"
+        );
+        // The good puzzle before it is still solved.
+        assert!(run.stdout.contains("puzzle 1"), "{run:?}");
+        let v = &json_lines(&expect_code(&["binairo", f, "--json"], 1))[1];
+        assert_eq!(str_field(v, "status"), "error");
+    }
+    expect_code(&["binairo", "no-such-file.txt"], 1);
+    expect_code(&["binairo", "--generate", "1", "--size", "5"], 2);
+}
+
+#[test]
+fn generated_puzzles_are_unique_and_have_no_redundant_given() {
+    let run = expect_code(
+        &["binairo", "--generate", "3", "--size", "6", "--seed", "9"],
+        0,
+    );
+    let puzzles: Vec<Puzzle> = parse(&run.stdout).into_iter().map(|p| p.unwrap()).collect();
+    assert_eq!(puzzles.len(), 3);
+    for p in &puzzles {
+        assert_eq!(count_solutions(p, 5), 1);
+        for i in (0..36).filter(|&i| p.cells[i].is_some()) {
+            let mut fewer = p.clone();
+            fewer.cells[i] = None;
+            assert!(count_solutions(&fewer, 5) > 1);
+        }
+    }
+    // The same seed gives the same puzzles.
+    let again = expect_code(
+        &["binairo", "--generate", "3", "--size", "6", "--seed", "9"],
+        0,
+    );
+    let strip = |s: &str| {
+        s.lines()
+            .filter(|l| !l.contains("made in"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&run.stdout), strip(&again.stdout));
+}

@@ -1,0 +1,122 @@
+//! End-to-end tests of `--proof DIR` and `satsoko check-proof`: certificates of optimal
+//! plans are written, checked by our checker and by the outside checker in
+//! ../shared/tools (when python3 and the file are there), and tampered ones refused.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::cli::{expect_code, json_lines, str_field};
+
+const MICROBAN: &str = "levels/microban.xsb";
+const ICE: &str = "levels/ice/ice.xsb";
+
+/// The outside checker, if it can run here.
+fn outside_checker() -> Option<&'static str> {
+    let path = "../shared/tools/lratcheck.py";
+    let python = Command::new("python3").arg("--version").output().is_ok();
+    (python && Path::new(path).exists()).then_some(path)
+}
+
+#[test]
+fn optimal_plans_get_certificates_that_both_checkers_accept() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let run = expect_code(&[MICROBAN, "--level", "1-3", "--proof", out, "--json"], 0);
+    for v in json_lines(&run) {
+        assert_eq!(v["certified"], true, "{v}");
+        let cnf = str_field(&v, "certificate").to_string();
+        let lrat = cnf.replace(".cnf", ".lrat");
+        let checked = expect_code(&["check-proof", &cnf, &lrat], 0);
+        assert!(checked.stdout.starts_with("verified"), "{checked:?}");
+        match outside_checker() {
+            Some(tool) => {
+                let o = Command::new("python3")
+                    .args([tool, &cnf, &lrat])
+                    .output()
+                    .unwrap();
+                assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+            }
+            None => eprintln!("skipped: python3 or ../shared/tools/lratcheck.py is missing"),
+        }
+    }
+    // The text report says so.
+    let run = expect_code(&[MICROBAN, "--level", "2", "--proof", out], 0);
+    assert!(
+        run.stdout.contains("optimal in pushes (certified)"),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("microban-2.cnf"), "{run:?}");
+}
+
+#[test]
+fn tampered_certificates_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    expect_code(&[MICROBAN, "--level", "1", "--proof", out], 0);
+    let cnf = dir.path().join("microban-1.cnf");
+    let lrat = dir.path().join("microban-1.lrat");
+    let (cnf_text, lrat_text) = (
+        std::fs::read_to_string(&cnf).unwrap(),
+        std::fs::read_to_string(&lrat).unwrap(),
+    );
+    let check = |c: &str, l: &str, code: i32| {
+        let (cf, lf) = (dir.path().join("t.cnf"), dir.path().join("t.lrat"));
+        std::fs::write(&cf, c).unwrap();
+        std::fs::write(&lf, l).unwrap();
+        expect_code(
+            &["check-proof", cf.to_str().unwrap(), lf.to_str().unwrap()],
+            code,
+        )
+    };
+    check(&cnf_text, &lrat_text, 0);
+    // The formula without the clause that asks for a goal: the proof no longer holds.
+    let lines: Vec<&str> = cnf_text.lines().collect();
+    let header = lines.iter().position(|l| l.starts_with("p cnf")).unwrap();
+    let words: Vec<&str> = lines[header].split_whitespace().collect();
+    let count: usize = words[3].parse().unwrap();
+    let mut weaker: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    weaker[header] = format!("p cnf {} {}", words[2], count - 1);
+    weaker.pop();
+    let run = check(&(weaker.join("\n") + "\n"), &lrat_text, 6);
+    assert!(run.stdout.starts_with("refused"), "{run:?}");
+    // A proof whose derived clauses lose their hints.
+    let stripped: String = lrat_text
+        .lines()
+        .map(|l| match l.split_once(" 0 ") {
+            Some((clause, _)) if !l.contains(" d ") => format!("{clause} 0 0\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    check(&cnf_text, &stripped, 6);
+    // An empty proof derives nothing.
+    check(&cnf_text, "", 6);
+    // Unreadable input: exit 1.
+    expect_code(&["check-proof", "no-such.cnf", lrat.to_str().unwrap()], 1);
+    check("p cnf 1 2\n1 0\n", &lrat_text, 1);
+}
+
+#[test]
+fn move_optimal_ice_plans_are_certified_and_push_optimal_ones_say_why_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let args = [
+        ICE,
+        "--level",
+        "8",
+        "--optimize",
+        "moves",
+        "--proof",
+        out,
+        "--json",
+    ];
+    let v = &json_lines(&expect_code(&args, 0))[0];
+    assert_eq!(v["certified"], true, "{v}");
+    let v = &json_lines(&expect_code(
+        &[ICE, "--level", "8", "--proof", out, "--json"],
+        0,
+    ))[0];
+    assert_eq!(v["certified"], false, "{v}");
+    assert!(str_field(v, "certificate").contains("ice"), "{v}");
+}
