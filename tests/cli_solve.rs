@@ -300,3 +300,47 @@ fn solve_subcommand_is_the_default() {
     assert_eq!(a["moves"], 5);
     assert_eq!(a["encoding"], "moves");
 }
+
+/// `--show` draws the board after each push (or move), replayed by the rules: the last
+/// board is solved; `-` reads the levels from standard input.
+#[test]
+fn show_draws_every_push_and_stdin_is_read_with_a_dash() {
+    let run = expect_code(&["levels/microban.xsb", "--level", "2", "--show"], 0);
+    let pushes = run.stdout.matches("), pushes ").count();
+    assert_eq!(pushes, 3, "{}", run.stdout);
+    let last_board: Vec<&str> = run.stdout.lines().rev().take(7).collect();
+    assert!(
+        !last_board.iter().any(|l| l.contains('$')),
+        "{}",
+        run.stdout
+    );
+    let run = expect_code(
+        &["levels/microban.xsb", "--level", "2", "--show", "moves"],
+        0,
+    );
+    assert_eq!(run.stdout.matches("  move ").count(), 16, "{}", run.stdout);
+    // Not a terminal: plain characters.
+    assert!(!run.stdout.contains('\x1b'));
+
+    let text = std::fs::read_to_string("levels/microban.xsb").unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_satsoko"))
+        .args(["-", "--level", "2", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        line.contains("\"file\":\"<stdin>\"") && line.contains("\"pushes\":3"),
+        "{line}"
+    );
+}

@@ -289,6 +289,15 @@ pub enum FormatArg {
     Numeric,
 }
 
+/// `--show`: how often to draw the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ShowArg {
+    /// After each push.
+    Pushes,
+    /// After each move.
+    Moves,
+}
+
 /// `--rules`: the convention solutions are written in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum RulesArg {
@@ -363,6 +372,10 @@ pub struct SolveArgs {
     /// The convention solutions are printed in: xsb (default) or course (upper case).
     #[arg(long, value_enum, default_value_t = RulesArg::Xsb, value_name = "RULES")]
     pub rules: RulesArg,
+    /// Show the solution: the board after each push (`--show`, `--show pushes`) or
+    /// after each move (`--show moves`).
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "pushes", value_name = "STEP")]
+    pub show: Option<ShowArg>,
     /// Write a certificate for every plan proved optimal into DIR: the formula "a plan
     /// one step shorter exists" (DIR/<file stem>-<level>.cnf) and its LRAT refutation
     /// (.lrat), checked before the plan is called certified.

@@ -4,15 +4,29 @@ use std::path::Path;
 
 use crate::level::{Format, Level, LevelError, LevelErrorKind, parse_entries};
 
-/// Reads every level of `path` (in `format`, or the one it looks like): an error for
-/// the whole file, or one entry per level.
+/// The name of a level file in reports: its path, or `<stdin>` for `-`.
+pub fn display_name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Reads every level of `path` (in `format`, or the one it looks like; `-` is standard
+/// input): an error for the whole file, or one entry per level.
 pub fn read_levels(
     path: &Path,
     format: Option<Format>,
 ) -> Result<Vec<Result<Level, LevelError>>, LevelError> {
-    let name = path.display().to_string();
-    let text = std::fs::read(path)
-        .map_err(|e| LevelError::file(&name, LevelErrorKind::Io(e.to_string())))?;
+    let name = display_name(path);
+    let text = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map(|_| bytes)
+    } else {
+        std::fs::read(path)
+    }
+    .map_err(|e| LevelError::file(&name, LevelErrorKind::Io(e.to_string())))?;
     let text = String::from_utf8(text).map_err(|e| {
         LevelError::file(
             &name,
@@ -51,7 +65,7 @@ pub fn selected_levels<'a>(
 ) -> Vec<(String, &'a Path, Result<Level, LevelError>)> {
     let mut jobs = Vec::new();
     for path in files {
-        let name = path.display().to_string();
+        let name = display_name(path);
         match read_levels(path, format) {
             Ok(entries) => {
                 if let Some(sel) = selection.filter(|s| s.max() > entries.len()) {

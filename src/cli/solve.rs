@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use super::args::{FormatArg, RulesArg, SolveArgs};
+use super::args::{FormatArg, RulesArg, ShowArg, SolveArgs};
 use super::config::{Purpose, SolveConfig};
 use super::input::selected_levels;
 use super::interrupt;
@@ -13,7 +13,8 @@ use super::progress::LevelProgress;
 use super::report::{EXIT_INPUT, EXIT_INTERRUPTED, ErrorKind, LevelReport};
 use crate::engine::{self, Incumbent, SolveError, Stop};
 use crate::game::Metric;
-use crate::level::Level;
+use crate::game::{State, apply_move};
+use crate::level::{Direction, Level};
 
 /// Runs the solve command and returns the exit code.
 pub fn run(args: &SolveArgs, format: Option<FormatArg>) -> i32 {
@@ -33,6 +34,7 @@ pub fn run(args: &SolveArgs, format: Option<FormatArg>) -> i32 {
             eprintln!("interrupted: the remaining levels were not solved");
             return EXIT_INTERRUPTED;
         }
+        let level_of_report = entry.as_ref().ok().cloned();
         let report = match entry {
             Err(e) => {
                 input_error = true;
@@ -72,7 +74,11 @@ pub fn run(args: &SolveArgs, format: Option<FormatArg>) -> i32 {
         let printed = if args.json {
             writeln!(out, "{}", report.to_json())
         } else {
-            write!(out, "{}", report.to_text())
+            let shown = match (args.show, &report.solution, &level_of_report) {
+                (Some(step), Some(solution), Some(level)) => show(level, solution, step),
+                _ => String::new(),
+            };
+            write!(out, "{}{shown}", report.to_text())
         };
         if printed.and_then(|_| out.flush()).is_err() {
             return worst; // stdout closed (e.g. piped into `head`): stop quietly
@@ -126,4 +132,56 @@ pub fn solve_level(
             LevelReport::error(file, number, title, kind, e.to_string())
         }
     }
+}
+
+/// The board after each push (or move) of `solution`, replayed by the rules engine,
+/// with the step and the pushes so far; coloured when stdout is a terminal and
+/// `NO_COLOR` is not set.
+fn show(level: &Level, solution: &str, step: ShowArg) -> String {
+    use std::io::IsTerminal;
+    let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut state = State::initial(level);
+    let mut out = format!("  start:\n{}", board(level, &state, colour));
+    let (mut moves, mut pushes) = (0, 0);
+    for letter in solution.chars() {
+        let Some((dir, _)) = Direction::from_letter(letter) else {
+            continue;
+        };
+        let Ok(effect) = apply_move(level, &mut state, dir) else {
+            continue; // a bump of the course's convention changes nothing
+        };
+        moves += 1;
+        pushes += usize::from(effect.pushed);
+        if step == ShowArg::Moves || effect.pushed {
+            out.push_str(&format!(
+                "  move {moves} ({letter}), pushes {pushes}:\n{}",
+                board(level, &state, colour)
+            ));
+        }
+    }
+    out
+}
+
+/// The board of `state`, indented, with ANSI colours if asked.
+fn board(level: &Level, state: &State, colour: bool) -> String {
+    let text = level.render(state.player, &state.boxes);
+    let mut out = String::new();
+    for line in text.lines() {
+        out.push_str("    ");
+        for ch in line.chars() {
+            let code = match ch {
+                '$' | '=' => Some("33"),
+                '*' => Some("32"),
+                '@' | '+' | '&' => Some("34;1"),
+                '.' => Some("31"),
+                _ => None,
+            };
+            match code.filter(|_| colour) {
+                Some(c) => out.push_str(&format!("\x1b[{c}m{ch}\x1b[0m")),
+                None => out.push(ch),
+            }
+        }
+        out.push('\n');
+    }
+    out
 }
