@@ -407,3 +407,24 @@ fn several_files_timeout_beats_unsolvable_and_unreadable_beats_all() {
 
     expect_code(&[SOLVABLE, "levels/malformed/no_box.xsb"], 1);
 }
+
+/// `--format digits` reads the seed A* solver's characters; a character outside them is
+/// an input error naming the level, line and column.
+#[test]
+fn the_digits_format_reads_the_seed_solvers_levels() {
+    let run = expect_code(
+        &["levels/examples/digits.txt", "--format", "digits", "--json"],
+        0,
+    );
+    let v = &json_lines(&run)[0];
+    assert_eq!(
+        (v["moves"].as_u64(), v["pushes"].as_u64()),
+        (Some(33), Some(8)),
+        "{v}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "####\n#1 0$#\n####\n\n####\n#1.0$#\n####\n").unwrap();
+    let run = expect_code(&[bad.to_str().unwrap(), "--format", "digits"], 1);
+    assert!(run.stderr.contains("level 2, line 6, column 3"), "{run:?}");
+}

@@ -287,6 +287,9 @@ pub enum FormatArg {
     Xsb,
     /// Numeric grids (the course format).
     Numeric,
+    /// The seed A* solver's characters: 0 box, $ goal, 1 player, * box on goal,
+    /// + player on goal, # wall.
+    Digits,
 }
 
 /// `--show`: how often to draw the board.

@@ -104,5 +104,6 @@ pub fn format_of(arg: FormatArg) -> Format {
     match arg {
         FormatArg::Xsb => Format::Xsb,
         FormatArg::Numeric => Format::Numeric,
+        FormatArg::Digits => Format::Digits,
     }
 }

@@ -2,6 +2,7 @@
 //! player and the boxes, plus the parsers that read them.
 
 mod board;
+mod digits;
 mod direction;
 mod error;
 mod numeric;
@@ -22,6 +23,8 @@ pub enum Format {
     Xsb,
     /// The numeric course format.
     Numeric,
+    /// The seed A* solver's characters (`0` box, `$` goal, `1` player, …).
+    Digits,
 }
 
 impl std::str::FromStr for Format {
@@ -30,7 +33,8 @@ impl std::str::FromStr for Format {
         match s {
             "xsb" | "sok" => Ok(Format::Xsb),
             "numeric" => Ok(Format::Numeric),
-            _ => Err(format!("unknown format {s:?}: use xsb or numeric")),
+            "digits" => Ok(Format::Digits),
+            _ => Err(format!("unknown format {s:?}: use xsb, numeric or digits")),
         }
     }
 }
@@ -50,6 +54,7 @@ pub fn parse_entries(
     match format {
         Format::Xsb => parse_xsb_entries(file, text),
         Format::Numeric => parse_numeric_entries(file, text),
+        Format::Digits => digits::parse_digits_entries(file, text),
     }
 }
 
