@@ -384,8 +384,9 @@ fn unsolvable_levels_that_need_search_are_proved() {
         assert_eq!(lines.len(), 2, "{run:?}");
         for v in &lines {
             assert_eq!(str_field(v, "status"), "unsolvable", "{v}");
+            assert_eq!(v["reason"], v["message"], "{v}");
             if engine == "pdr" {
-                assert!(str_field(v, "message").contains("converged"), "{v}");
+                assert!(str_field(v, "reason").contains("converged"), "{v}");
             }
         }
     }

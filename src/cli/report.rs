@@ -249,6 +249,10 @@ pub struct LevelReport {
     /// The most memory the solving process held resident, in MiB (`bench` workers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_mib: Option<u64>,
+    /// Why the verdict is what it is, for `unsolvable` (the proof), `no-plan` (the bound)
+    /// and `timeout` (what stopped the search); the same words as `message`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// With `--proof`, for an optimal plan: whether its certificate was written and
     /// checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -303,6 +307,7 @@ impl LevelReport {
             stats: None,
             message: None,
             peak_mib: None,
+            reason: None,
             certified: None,
             certificate: None,
         }
@@ -373,6 +378,12 @@ impl LevelReport {
                     }
                 });
             }
+        }
+        if matches!(
+            r.status,
+            Status::Unsolvable | Status::NoPlan | Status::Timeout
+        ) {
+            r.reason = r.message.clone();
         }
         r
     }
