@@ -420,6 +420,10 @@ pub struct BinairoArgs {
     /// One JSON object per puzzle per line instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Write each puzzle's formula as DIMACS into DIR (<file stem>-<puzzle>.cnf, every
+    /// variable named in comments) instead of solving.
+    #[arg(long, value_name = "DIR")]
+    pub encode: Option<PathBuf>,
     /// Write N puzzles with a unique solution and no redundant given instead.
     #[arg(long, value_name = "N", conflicts_with = "files")]
     pub generate: Option<usize>,

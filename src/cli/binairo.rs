@@ -8,9 +8,11 @@ use serde_json::json;
 use super::args::{BinairoArgs, BinairoEngine, SolverArg};
 use super::report::{EXIT_INPUT, EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE};
 use crate::binairo::csp::{forward_checking, maintained_arc_consistency};
+use crate::binairo::encode::BinairoFormula;
 use crate::binairo::generate::{Rng, generate, to_text};
 use crate::binairo::grid::{Puzzle, parse, rows_of};
 use crate::binairo::solve::{Answer, Verdict, solve_sat};
+use crate::sat::dimacs::CnfBuffer;
 use crate::sat::{SatBackend, SolverChoice, SolverName};
 
 /// A fresh backend of the chosen solver.
@@ -70,6 +72,13 @@ pub fn run(args: &BinairoArgs) -> i32 {
                     continue;
                 }
             };
+            if let Some(dir) = &args.encode {
+                if let Err(e) = write_cnf(dir, path, &p) {
+                    eprintln!("error: {e}");
+                    code = EXIT_INPUT;
+                }
+                continue;
+            }
             let started = Instant::now();
             let a = match answer(&p, args) {
                 Ok(a) => a,
@@ -183,4 +192,38 @@ fn run_generate(args: &BinairoArgs, n: usize) -> i32 {
         print!("{}", to_text(&p));
     }
     EXIT_OK
+}
+
+/// Writes the formula of puzzle `p` of `file` into `dir` as DIMACS, naming every
+/// variable.
+fn write_cnf(dir: &std::path::Path, file: &std::path::Path, p: &Puzzle) -> Result<(), String> {
+    let mut cnf = CnfBuffer::new();
+    BinairoFormula::new(p, &mut cnf);
+    let mut comments = vec![
+        format!("satsoko {} Binairo CNF", env!("CARGO_PKG_VERSION")),
+        format!(
+            "{} puzzle {}: {}×{}",
+            file.display(),
+            p.number,
+            p.rows,
+            p.cols
+        ),
+        "encoding: see encodings/binairo.md in the satsoko sources".to_string(),
+        "satisfiable iff the puzzle has a solution; one(rRcC) true means the cell holds 1".into(),
+    ];
+    for var in 1..=cnf.variables() as usize {
+        let cell = var - 1;
+        comments.push(if cell < p.rows * p.cols {
+            format!("var {var} one r{}c{}", cell / p.cols + 1, cell % p.cols + 1)
+        } else {
+            format!("var {var} aux (line counter or difference)")
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let stem = file
+        .file_stem()
+        .map_or("puzzle".into(), |s| s.to_string_lossy().into_owned());
+    let out = dir.join(format!("{stem}-{}.cnf", p.number));
+    std::fs::write(&out, cnf.to_dimacs(&comments, &[]))
+        .map_err(|e| format!("cannot write {}: {e}", out.display()))
 }
