@@ -79,6 +79,21 @@ fn the_bundled_puzzles_have_the_verdict_of_their_file() {
             }
         }
     }
+    // The text run over every file ends with the tally.
+    let files = [
+        "levels/binairo/unique.txt",
+        "levels/binairo/multiple.txt",
+        "levels/binairo/unsolvable.txt",
+    ];
+    let run = expect_code(
+        &[&["binairo"][..], &files, &["--engine", "mac"]].concat(),
+        3,
+    );
+    let last = run.stdout.lines().last().unwrap();
+    assert!(
+        last.contains("unique") && last.contains("4 unsolvable") && last.contains("median"),
+        "{last}"
+    );
     // Sizes 6 to 20 among the unique ones.
     let text = std::fs::read_to_string("levels/binairo/unique.txt").unwrap();
     let sizes: Vec<usize> = parse(&text).into_iter().map(|p| p.unwrap().rows).collect();

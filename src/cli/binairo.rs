@@ -46,6 +46,8 @@ pub fn run(args: &BinairoArgs) -> i32 {
         return run_generate(args, n);
     }
     let mut code = EXIT_OK;
+    let mut tally: Vec<(Verdict, f64)> = Vec::new();
+    let mut errors = 0;
     for path in &args.files {
         let file = path.display().to_string();
         let text = match std::fs::read_to_string(path) {
@@ -69,6 +71,7 @@ pub fn run(args: &BinairoArgs) -> i32 {
                         eprintln!("error: {message}");
                     }
                     code = EXIT_INPUT;
+                    errors += 1;
                     continue;
                 }
             };
@@ -92,10 +95,30 @@ pub fn run(args: &BinairoArgs) -> i32 {
             if a.verdict == Verdict::Unsolvable && code == EXIT_OK {
                 code = EXIT_UNSOLVABLE;
             }
+            tally.push((a.verdict, seconds));
             print_answer(args, &file, &p, &a, seconds);
         }
     }
+    if !args.json && tally.len() + errors > 1 {
+        super::say(&summary(&tally, errors));
+    }
     code
+}
+
+/// The last line of a run over several puzzles: the verdicts and the times.
+fn summary(tally: &[(Verdict, f64)], errors: usize) -> String {
+    let count = |v: Verdict| tally.iter().filter(|(w, _)| *w == v).count();
+    let mut times: Vec<f64> = tally.iter().map(|&(_, s)| s).collect();
+    times.sort_by(f64::total_cmp);
+    let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
+    let worst = times.last().copied().unwrap_or(0.0);
+    format!(
+        "{} puzzles: {} unique, {} multiple, {} unsolvable, {errors} errors; median {median:.3} s, worst {worst:.3} s",
+        tally.len() + errors,
+        count(Verdict::Unique),
+        count(Verdict::Multiple),
+        count(Verdict::Unsolvable),
+    )
 }
 
 fn print_answer(args: &BinairoArgs, file: &str, p: &Puzzle, a: &Answer, seconds: f64) {
