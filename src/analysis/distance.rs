@@ -8,9 +8,9 @@ use crate::level::{Cell, Direction, Level};
 /// Marker for "cannot be reached".
 pub const UNREACHABLE: u32 = u32::MAX;
 
-/// Breadth-first search from `sources` over the cells of `inside`, where `step(cell)`
-/// lists the cells one step away.
-fn bfs(
+/// Breadth-first search from `sources`, where `step(cell)` lists the cells one step
+/// away.
+pub(super) fn bfs(
     level: &Level,
     sources: impl IntoIterator<Item = Cell>,
     mut step: impl FnMut(Cell, &mut Vec<Cell>),

@@ -10,9 +10,7 @@
 //! boxes stand. A cell a box only slides through is never a place it stands, so it may
 //! be dead and still be crossed on the way to a goal.
 
-use std::collections::VecDeque;
-
-use super::distance::UNREACHABLE;
+use super::distance::bfs;
 use crate::level::{Cell, Direction, Level};
 
 /// The cells a box on `cell` pushed in direction `dir` may come to rest on: none if the
@@ -62,27 +60,6 @@ impl PushGraph {
     }
 }
 
-/// Breadth-first distances from `sources` along `edges`.
-fn distances(n: usize, sources: impl IntoIterator<Item = Cell>, edges: &[Vec<Cell>]) -> Vec<u32> {
-    let mut dist = vec![UNREACHABLE; n];
-    let mut queue = VecDeque::new();
-    for s in sources {
-        if dist[s] != 0 {
-            dist[s] = 0;
-            queue.push_back(s);
-        }
-    }
-    while let Some(cell) = queue.pop_front() {
-        for &next in &edges[cell] {
-            if dist[next] == UNREACHABLE {
-                dist[next] = dist[cell] + 1;
-                queue.push_back(next);
-            }
-        }
-    }
-    dist
-}
-
 /// What the analysis of an ice level needs from the over-approximated push graph.
 pub struct IceDistances {
     /// Pushes a box at each cell needs at least to reach some goal (`UNREACHABLE`:
@@ -96,17 +73,19 @@ pub struct IceDistances {
 /// the boxes `boxes`.
 pub fn ice_distances(level: &Level, region: &[bool], boxes: &[Cell]) -> IceDistances {
     let graph = PushGraph::new(level, region);
-    let n = level.cell_count();
     let goals = level.goal_cells().filter(|&g| region[g]);
     IceDistances {
-        pushes_to_goal: distances(n, goals, &graph.backward),
-        pushes_from_boxes: distances(n, boxes.iter().copied(), &graph.forward),
+        pushes_to_goal: bfs(level, goals, |c, out| out.extend(&graph.backward[c])),
+        pushes_from_boxes: bfs(level, boxes.iter().copied(), |c, out| {
+            out.extend(&graph.forward[c])
+        }),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::distance::UNREACHABLE;
     use crate::game::player_region;
     use crate::level::parse_xsb;
 

@@ -34,7 +34,8 @@ pub fn run(args: &SolveArgs, format: Option<FormatArg>) -> i32 {
             eprintln!("interrupted: the remaining levels were not solved");
             return EXIT_INTERRUPTED;
         }
-        let level_of_report = entry.as_ref().ok().cloned();
+        // Kept only to draw the solution with --show.
+        let level_of_report = args.show.and(entry.as_ref().ok()).cloned();
         let report = match entry {
             Err(e) => {
                 input_error = true;

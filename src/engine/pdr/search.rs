@@ -586,14 +586,15 @@ impl<'a> Search<'a> {
             player: 0,
         };
         // The start: refuted with its own region.
-        let start_known = (self.lemmas.all().iter()).any(|(cells, reach, _)| {
+        let lemmas = self.lemmas.all();
+        let start_known = lemmas.iter().any(|(cells, reach, _)| {
             *cells == start.cells
                 && reach.is_none_or(|m| fill.reaches(self.level, &start.boxes, start.player, m))
         });
         if !start_known {
             return Some(false);
         }
-        for (cells, reach, dead) in self.lemmas.all() {
+        for (cells, reach, dead) in lemmas {
             if dead {
                 continue;
             }
