@@ -230,6 +230,60 @@ fn bench_summarises_and_compares() {
 }
 
 #[test]
+fn bench_shards_merge_into_one_summary() {
+    let (dir, file) = levels();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (one, two, two_csv) = (path("1.jsonl"), path("2.jsonl"), path("2.csv"));
+    let out = bench(&file, &["--shard", "1/2", "--json", &one]);
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.starts_with("bench: 2 levels"), "{summary}");
+    assert!(summary.contains("shard 1/2"), "{summary}");
+    let out = bench(
+        &file,
+        &["--shard", "2/2", "--json", &two, "--csv", &two_csv],
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("bench: 1 levels"));
+
+    // JSON lines and CSV shards join into the summary of the whole collection.
+    for second in [&two, &two_csv] {
+        let all = path("all.csv");
+        let out = satsoko(&["bench", "--merge", &one, second, "--csv", &all]);
+        let summary = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{summary}");
+        assert!(
+            summary.starts_with("bench: 3 levels, merged from 2 files"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains("solved 2 (proved optimal 2), unsolvable 1"),
+            "{summary}"
+        );
+        let rows = std::fs::read_to_string(&all).unwrap();
+        let levels: Vec<&str> = rows
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(1).unwrap())
+            .collect();
+        assert_eq!(levels, ["1", "2", "3"], "collection order");
+    }
+
+    // The same slice twice, a file that is no result, a slice that does not exist.
+    let out = satsoko(&["bench", "--merge", &one, &one]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("reported twice"), "{err}");
+    let out = satsoko(&["bench", "--merge", &file]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is this a"));
+    for bad in ["3/2", "0/2", "1", "a/b"] {
+        let out = bench(&file, &["--shard", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+    let out = satsoko(&["bench", &file]);
+    assert_eq!(out.status.code(), Some(2), "a timeout is needed to solve");
+}
+
+#[test]
 fn bench_kills_levels_at_the_limit() {
     let out = Command::new(env!("CARGO_BIN_EXE_satsoko"))
         .args([

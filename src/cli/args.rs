@@ -170,8 +170,17 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N|A-B")]
     pub level: Option<LevelSelection>,
     /// Wall-clock limit per level in seconds.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub timeout: f64,
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds,
+          required_unless_present = "merge")]
+    pub timeout: Option<f64>,
+    /// Run only slice I of N (every N-th selected level, from the I-th): one machine's
+    /// share when a collection is split across N machines or jobs.
+    #[arg(long, value_name = "I/N", conflicts_with = "merge")]
+    pub shard: Option<Shard>,
+    /// Solve nothing: FILE... are `--json` (or `--csv`) results of earlier runs, such as
+    /// the shards of one collection, joined into one summary (and one `--csv`/`--json`).
+    #[arg(long)]
+    pub merge: bool,
     /// Levels run at once (each in its own process). On a small machine, 1 gives the
     /// least distorted times.
     #[arg(long, default_value_t = 1, value_name = "J")]
@@ -192,6 +201,38 @@ pub struct BenchArgs {
     /// A CSV of an earlier bench run to compare with (per-level time ratios).
     #[arg(long, value_name = "OLD.csv")]
     pub compare: Option<PathBuf>,
+}
+
+/// One slice of a collection: the `index`-th (1-based) of `count` (`--shard I/N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which slice, from 1.
+    pub index: usize,
+    /// How many slices.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Whether the `n`-th selected level (0-based) belongs to this slice. Slices take
+    /// every `count`-th level rather than a block, so that each gets a share of a
+    /// collection's hard end.
+    pub fn contains(self, n: usize) -> bool {
+        n % self.count == self.index - 1
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("{s:?} is not a slice: use I/N with 1 <= I <= N, as in 2/4");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
 }
 
 /// Parses a time limit: a finite, non-negative number of seconds (at most a year).

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -13,34 +13,40 @@ use serde::{Deserialize, Serialize};
 use super::args::{BenchArgs, FormatArg};
 use super::config::{Purpose, SolveConfig};
 use super::input::selected_levels;
-use super::report::{EXIT_INPUT, EXIT_OK, ErrorKind, LevelReport, Status};
+use super::report::{EXIT_INPUT, EXIT_OK, ErrorKind, LevelReport, Status, plural};
 use super::say;
 use super::worker::solve_in_child;
+use crate::game::Metric;
 
 /// Runs `bench` and returns the exit code.
 pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
-    let purpose = Purpose::Solve;
-    let config = match SolveConfig::or_usage(
-        &args.engine,
-        args.max_steps,
-        Some(args.timeout),
-        format,
-        purpose,
-    ) {
-        Ok(config) => config,
-        Err(code) => return code,
-    };
-    let jobs = selected_levels(&args.files, args.level.as_ref(), config.format);
-    let old = match &args.compare {
-        Some(p) => match read_csv(p) {
-            Ok(rows) => Some(rows),
-            Err(e) => {
-                eprintln!("error: {}: {e}", p.display());
-                return EXIT_INPUT;
+    if args.merge {
+        return match merged_reports(&args.files) {
+            Ok(reports) => {
+                let context = format!("merged from {}", plural(args.files.len() as u64, "file"));
+                finish(args, &reports, |engines, solvers| {
+                    format!("{context}, engine {engines}, solver {solvers}")
+                })
             }
-        },
-        None => None,
-    };
+            Err(e) => {
+                eprintln!("error: {e}");
+                EXIT_INPUT
+            }
+        };
+    }
+    let purpose = Purpose::Solve;
+    let config =
+        match SolveConfig::or_usage(&args.engine, args.max_steps, args.timeout, format, purpose) {
+            Ok(config) => config,
+            Err(code) => return code,
+        };
+    let mut jobs = selected_levels(&args.files, args.level.as_ref(), config.format);
+    if let Some(shard) = args.shard {
+        jobs = (jobs.into_iter().enumerate())
+            .filter(|(n, _)| shard.contains(*n))
+            .map(|(_, job)| job)
+            .collect();
+    }
 
     let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
     bar.set_style(
@@ -87,10 +93,45 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
         .into_iter()
         .flatten()
         .collect();
+    let encoding = config
+        .request
+        .encoding
+        .map_or(config.request.metric.name(), |e| e.name());
+    let shard = args.shard.map_or(String::new(), |s| {
+        format!(", shard {}/{}", s.index, s.count)
+    });
+    let timeout = args
+        .timeout
+        .expect("clap requires a timeout unless merging");
+    finish(args, &reports, |engines, solvers| {
+        format!(
+            "timeout {timeout} s, engine {engines}, encoding {encoding}, solver {solvers}, \
+             jobs {}{shard}",
+            args.jobs.max(1)
+        )
+    })
+}
 
-    let ratios = old.as_ref().map(|old| ratios(old, &reports));
+/// Writes the CSV and JSON asked for, prints the summary (its first line completed by
+/// `context(engines, solvers)`) and the comparison, and returns the exit code.
+fn finish(
+    args: &BenchArgs,
+    reports: &[LevelReport],
+    context: impl Fn(&str, &str) -> String,
+) -> i32 {
+    let old = match &args.compare {
+        Some(p) => match read_csv(p) {
+            Ok(rows) => Some(rows),
+            Err(e) => {
+                eprintln!("error: {}: {e}", p.display());
+                return EXIT_INPUT;
+            }
+        },
+        None => None,
+    };
+    let ratios = old.as_ref().map(|old| ratios(old, reports));
     if let Some(p) = &args.csv
-        && let Err(e) = write_csv(p, &reports, ratios.as_ref())
+        && let Err(e) = write_csv(p, reports, ratios.as_ref())
     {
         eprintln!("error: cannot write {}: {e}", p.display());
         return EXIT_INPUT;
@@ -102,15 +143,64 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
             return EXIT_INPUT;
         }
     }
-    say(&summary(args, &config, &reports));
+    say(&summary(reports, context));
     if let (Some(old), Some(ratios)) = (&old, &ratios) {
-        say(&comparison(old, &reports, ratios));
+        say(&comparison(old, reports, ratios));
     }
     if reports.iter().any(LevelReport::is_input_error) {
         EXIT_INPUT
     } else {
         EXIT_OK
     }
+}
+
+/// The reports of earlier runs, from their `--json` (JSON lines) or `--csv` files, in
+/// collection order; a level reported twice is an error naming both places.
+fn merged_reports(files: &[PathBuf]) -> Result<Vec<LevelReport>, String> {
+    let mut reports = Vec::new();
+    let mut seen: HashMap<Key, String> = HashMap::new();
+    for path in files {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+        let found: Vec<(String, LevelReport)> = if text.trim_start().starts_with('{') {
+            let mut found = Vec::new();
+            for (i, line) in text.lines().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let report = LevelReport::from_json(line).ok_or_else(|| {
+                    format!(
+                        "{name}:{}: not a report of `satsoko bench --json` (one JSON \
+                         object per line)",
+                        i + 1
+                    )
+                })?;
+                found.push((format!("{name}:{}", i + 1), report));
+            }
+            found
+        } else {
+            read_csv_reports(path).map_err(|e| format!("{name}: {e}"))?
+        };
+        for (place, report) in found {
+            if let Some(before) = seen.insert(key(&report), place.clone()) {
+                return Err(format!(
+                    "{} level {} is reported twice, at {before} and at {place}: were two \
+                     shards given the same slice?",
+                    report.file,
+                    report.level.unwrap_or(0)
+                ));
+            }
+            reports.push(report);
+        }
+    }
+    // Back into collection order: files as first met, levels by number.
+    let mut files: HashMap<String, usize> = HashMap::new();
+    for r in &reports {
+        let next = files.len();
+        files.entry(r.file.clone()).or_insert(next);
+    }
+    reports.sort_by_key(|r| (files[&r.file], r.level));
+    Ok(reports)
 }
 
 /// The median of a non-empty list.
@@ -124,7 +214,7 @@ fn median(mut xs: Vec<f64>) -> f64 {
     }
 }
 
-fn summary(args: &BenchArgs, config: &SolveConfig, reports: &[LevelReport]) -> String {
+fn summary(reports: &[LevelReport], context: impl Fn(&str, &str) -> String) -> String {
     let count = |s: Status| reports.iter().filter(|r| r.status == s).count();
     let solved: Vec<&LevelReport> = reports
         .iter()
@@ -143,17 +233,13 @@ fn summary(args: &BenchArgs, config: &SolveConfig, reports: &[LevelReport]) -> S
         .sorted_unstable()
         .dedup()
         .join("+");
-    let encoding = config
-        .request
-        .encoding
-        .map_or(config.request.metric.name(), |e| e.name());
     let mut out = format!(
-        "bench: {} levels, timeout {} s, engine {}, encoding {encoding}, solver {}, jobs {}\n",
+        "bench: {} levels, {}\n",
         reports.len(),
-        args.timeout,
-        if engines.is_empty() { "-" } else { &engines },
-        if solvers.is_empty() { "none" } else { &solvers },
-        args.jobs.max(1)
+        context(
+            if engines.is_empty() { "-" } else { &engines },
+            if solvers.is_empty() { "none" } else { &solvers },
+        )
     );
     let proved = solved
         .iter()
@@ -339,6 +425,61 @@ fn write_csv(
         w.serialize(row).map_err(|e| e.to_string())?;
     }
     w.flush().map_err(|e| e.to_string())
+}
+
+/// A row of `bench --csv` read back whole (for `--merge`).
+#[derive(Deserialize)]
+struct FullRow {
+    file: String,
+    level: Option<usize>,
+    title: Option<String>,
+    status: Status,
+    moves: Option<usize>,
+    pushes: Option<usize>,
+    optimal: Option<Metric>,
+    lower_bound: Option<usize>,
+    first_seconds: Option<f64>,
+    k: Option<usize>,
+    encoding: Option<String>,
+    solver: Option<String>,
+    seconds: f64,
+    variables: Option<u64>,
+    clauses: Option<u64>,
+    engine: Option<String>,
+    found_by: Option<String>,
+    peak_mib: Option<u64>,
+}
+
+/// The reports of a `bench --csv` file, each with its place (`file:row`). The CSV has
+/// no solutions and no counters; a JSON-lines file keeps everything.
+fn read_csv_reports(path: &Path) -> Result<Vec<(String, LevelReport)>, String> {
+    let mut reader = csv::Reader::from_path(path).map_err(|e| e.to_string())?;
+    let mut reports = Vec::new();
+    for (i, row) in reader.deserialize::<FullRow>().enumerate() {
+        let row: FullRow = row.map_err(|e| {
+            format!(
+                "row {}: {e} (is this a `satsoko bench --csv` or `--json` file?)",
+                i + 2
+            )
+        })?;
+        let mut r = LevelReport::new(&row.file, row.level, row.title, row.status);
+        r.moves = row.moves;
+        r.pushes = row.pushes;
+        r.optimal = (row.status == Status::Solved).then_some(row.optimal);
+        r.lower_bound = row.lower_bound;
+        r.first_seconds = row.first_seconds;
+        r.k = row.k;
+        r.encoding = row.encoding;
+        r.solver = row.solver;
+        r.seconds = row.seconds;
+        r.variables = row.variables;
+        r.clauses = row.clauses;
+        r.engine = row.engine;
+        r.found_by = row.found_by;
+        r.peak_mib = row.peak_mib;
+        reports.push((format!("{}:{}", path.display(), i + 2), r));
+    }
+    Ok(reports)
 }
 
 fn read_csv(path: &Path) -> Result<HashMap<Key, OldRow>, String> {
