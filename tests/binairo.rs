@@ -10,6 +10,7 @@ use satsoko::binairo::brute::count_solutions;
 use satsoko::binairo::csp::{forward_checking, maintained_arc_consistency};
 use satsoko::binairo::grid::{Puzzle, parse};
 use satsoko::binairo::solve::solve_sat;
+use satsoko::engine::Stop;
 use satsoko::sat::VarisatBackend;
 
 /// Random 6×6 clue sets that break no rule (a parse checks), as text.
@@ -37,18 +38,21 @@ fn random_puzzles(seed: u64, count: usize) -> Vec<Puzzle> {
 fn sat_and_both_csp_engines_count_as_brute_force_does() {
     const CAP: usize = 30;
     let (mut unique, mut multiple, mut none) = (0, 0, 0);
+    let never = Stop::never();
     for p in random_puzzles(50, 300) {
         let expected = count_solutions(&p, CAP);
-        let sat = solve_sat(&p, Box::new(VarisatBackend::new()), CAP).unwrap();
+        let sat = solve_sat(&p, Box::new(VarisatBackend::new()), CAP)
+            .unwrap()
+            .unwrap();
         assert_eq!(sat.solutions.len(), expected, "sat on {:?}", p.cells);
         assert_eq!(
-            forward_checking(&p, CAP).len(),
+            forward_checking(&p, CAP, &never).unwrap().len(),
             expected,
             "fc on {:?}",
             p.cells
         );
         assert_eq!(
-            maintained_arc_consistency(&p, CAP).len(),
+            maintained_arc_consistency(&p, CAP, &never).unwrap().len(),
             expected,
             "mac on {:?}",
             p.cells
@@ -227,4 +231,104 @@ fn the_formula_is_written_as_dimacs() {
         })
         .collect();
     assert_eq!(serde_json::json!(rows), first["solution"]);
+}
+
+#[test]
+fn encode_writes_the_same_formula_as_binairo_encode() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    expect_code(
+        &["binairo", "levels/binairo/unique.txt", "--encode", out],
+        0,
+    );
+    let cnf = dir.path().join("two.cnf");
+    let file = "levels/binairo/unique.txt";
+    let args = ["encode", "--binairo", file, "--level", "2", "-o"];
+    expect_code(&[&args[..], &[cnf.to_str().unwrap()]].concat(), 0);
+    assert_eq!(
+        std::fs::read_to_string(&cnf).unwrap(),
+        std::fs::read_to_string(dir.path().join("unique-2.cnf")).unwrap()
+    );
+    let run = expect_code(&["encode", "--binairo", file, "--level", "99"], 1);
+    assert!(
+        run.stderr.contains("there is no puzzle 99"),
+        "{}",
+        run.stderr
+    );
+    let run = expect_code(&["encode", "--binairo", "levels/malformed/no_box.xsb"], 1);
+    assert!(run.stderr.contains("no_box.xsb"), "{}", run.stderr);
+}
+
+#[test]
+fn bench_runs_the_three_engines_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("b.csv");
+    let run = expect_code(
+        &[
+            "bench",
+            "--binairo",
+            "sat,fc,mac",
+            "--timeout",
+            "10",
+            "--level",
+            "1-3",
+            "levels/binairo/unique.txt",
+            "levels/binairo/unsolvable.txt",
+            "--csv",
+            csv.to_str().unwrap(),
+        ],
+        0,
+    );
+    assert!(
+        run.stdout
+            .starts_with("bench: 6 Binairo puzzles, timeout 10 s, engines sat, fc, mac"),
+        "{}",
+        run.stdout
+    );
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 18, "three puzzles of each file, three engines");
+    // Every engine gives each puzzle the same verdict, the one its file names.
+    for chunk in rows.chunks(3) {
+        let verdicts: Vec<&str> = chunk.iter().map(|r| &r[5]).collect();
+        assert!(verdicts.iter().all(|v| *v == verdicts[0]), "{chunk:?}");
+        let file = &chunk[0][0];
+        assert!(file.contains(verdicts[0]), "{chunk:?}");
+        let engines: Vec<&str> = chunk.iter().map(|r| &r[4]).collect();
+        assert_eq!(engines, ["sat", "fc", "mac"]);
+    }
+    // A time limit that has passed: every engine reports a timeout, none an answer.
+    let run = expect_code(
+        &[
+            "bench",
+            "--binairo",
+            "fc",
+            "--timeout",
+            "0",
+            "levels/binairo/unique.txt",
+            "--level",
+            "1",
+        ],
+        0,
+    );
+    assert!(run.stdout.contains("timeout"), "{}", run.stdout);
+    expect_code(&["bench", "--binairo", "dfs", "--timeout", "1", "x"], 2);
+}
+
+#[test]
+fn a_time_limit_per_puzzle_ends_with_a_timeout() {
+    let run = expect_code(
+        &[
+            "binairo",
+            "--engine",
+            "fc",
+            "--timeout",
+            "0",
+            "levels/binairo/unique.txt",
+            "--json",
+        ],
+        5,
+    );
+    let lines = json_lines(&run);
+    assert!(lines.iter().all(|l| str_field(l, "status") == "timeout"));
 }

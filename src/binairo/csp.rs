@@ -5,6 +5,7 @@
 
 use super::brute::patterns;
 use super::grid::{Puzzle, is_solution};
+use crate::engine::Stop;
 
 /// Solutions found by a CSP engine (at most the cap, row by row).
 pub type Found = Vec<Vec<bool>>;
@@ -14,8 +15,8 @@ pub type Found = Vec<Vec<bool>>;
 /// of a digit (cells left with one value are assigned and checked in turn); a cell left
 /// with no value ends the branch. With two values per cell, the fewest-values choice
 /// is any open cell: the first in reading order. Full grids are checked by the rules
-/// (distinct lines).
-pub fn forward_checking(p: &Puzzle, cap: usize) -> Found {
+/// (distinct lines). `None` if `stop` ended the search first.
+pub fn forward_checking(p: &Puzzle, cap: usize, stop: &Stop) -> Option<Found> {
     // domain bits: 1 = can be 0, 2 = can be 1.
     let domains: Vec<u8> = p
         .cells
@@ -28,14 +29,18 @@ pub fn forward_checking(p: &Puzzle, cap: usize) -> Found {
         .enumerate()
         .all(|(i, _)| consistent_around(p, &domains, i))
     {
-        fc(p, domains, cap, &mut found);
+        fc(p, domains, cap, stop, &mut found)?;
     }
-    found
+    Some(found)
 }
 
-fn fc(p: &Puzzle, domains: Vec<u8>, cap: usize, found: &mut Found) {
+/// The search below one choice; `None` when stopped.
+fn fc(p: &Puzzle, domains: Vec<u8>, cap: usize, stop: &Stop, found: &mut Found) -> Option<()> {
     if found.len() >= cap {
-        return;
+        return Some(());
+    }
+    if stop.should_stop() {
+        return None;
     }
     // Every open cell has two values, so the fewest-values choice ties everywhere; the
     // tie goes to the cell whose row or column has the fewest open cells.
@@ -53,15 +58,16 @@ fn fc(p: &Puzzle, domains: Vec<u8>, cap: usize, found: &mut Found) {
         if is_solution(p, &grid) {
             found.push(grid);
         }
-        return;
+        return Some(());
     };
     for value in [1u8, 2] {
         let mut next = domains.clone();
         next[i] = value;
         if prune(p, &mut next, i) {
-            fc(p, next, cap, found);
+            fc(p, next, cap, stop, found)?;
         }
     }
+    Some(())
 }
 
 /// The cells of the row and the column through cell `i`.
@@ -142,8 +148,9 @@ fn consistent_around(p: &Puzzle, d: &[u8], i: usize) -> bool {
 /// Maintained arc consistency over lines: each row and column is a variable whose
 /// domain is the valid patterns that keep its givens; a row and a column must agree
 /// where they cross, and complete lines must differ. AC-3 runs after every choice; the
-/// variable with the fewest patterns is chosen next.
-pub fn maintained_arc_consistency(p: &Puzzle, cap: usize) -> Found {
+/// variable with the fewest patterns is chosen next. `None` if `stop` ended the search
+/// first.
+pub fn maintained_arc_consistency(p: &Puzzle, cap: usize, stop: &Stop) -> Option<Found> {
     let rows = patterns(p.cols);
     let cols = patterns(p.rows);
     let mut domains: Vec<Vec<usize>> = Vec::with_capacity(p.rows + p.cols);
@@ -164,9 +171,9 @@ pub fn maintained_arc_consistency(p: &Puzzle, cap: usize) -> Found {
     let lines = Lines { p, rows, cols };
     let mut found = Vec::new();
     if lines.ac3(&mut domains) {
-        lines.search(domains, cap, &mut found);
+        lines.search(domains, cap, stop, &mut found)?;
     }
-    found
+    Some(found)
 }
 
 struct Lines<'a> {
@@ -226,9 +233,13 @@ impl Lines<'_> {
         true
     }
 
-    fn search(&self, d: Vec<Vec<usize>>, cap: usize, found: &mut Found) {
+    /// The search below one choice; `None` when stopped.
+    fn search(&self, d: Vec<Vec<usize>>, cap: usize, stop: &Stop, found: &mut Found) -> Option<()> {
         if found.len() >= cap {
-            return;
+            return Some(());
+        }
+        if stop.should_stop() {
+            return None;
         }
         let open = (0..d.len()).filter(|&v| d[v].len() > 1);
         let Some(var) = open.min_by_key(|&v| d[v].len()) else {
@@ -238,15 +249,16 @@ impl Lines<'_> {
             if is_solution(self.p, &grid) {
                 found.push(grid);
             }
-            return;
+            return Some(());
         };
         for &k in &d[var] {
             let mut next = d.clone();
             next[var] = vec![k];
             if self.ac3(&mut next) {
-                self.search(next, cap, found);
+                self.search(next, cap, stop, found)?;
             }
         }
+        Some(())
     }
 }
 
@@ -266,12 +278,26 @@ mod tests {
         ] {
             let p = parse(text).remove(0).unwrap();
             let expected = count_solutions(&p, 1000);
-            assert_eq!(forward_checking(&p, 1000).len(), expected, "fc {text}");
+            let never = Stop::never();
             assert_eq!(
-                maintained_arc_consistency(&p, 1000).len(),
+                forward_checking(&p, 1000, &never).unwrap().len(),
+                expected,
+                "fc {text}"
+            );
+            assert_eq!(
+                maintained_arc_consistency(&p, 1000, &never).unwrap().len(),
                 expected,
                 "mac {text}"
             );
         }
+    }
+
+    #[test]
+    fn a_stopped_search_says_so() {
+        let p = parse(&"............\n".repeat(12)).remove(0).unwrap();
+        let stopped = Stop::never();
+        stopped.cancel();
+        assert_eq!(forward_checking(&p, 2, &stopped), None);
+        assert_eq!(maintained_arc_consistency(&p, 2, &stopped), None);
     }
 }

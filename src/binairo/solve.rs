@@ -51,13 +51,13 @@ pub struct Answer {
 }
 
 /// Solves `p` with `solver` (fresh), looking for up to `count` solutions (at least two,
-/// to tell unique from multiple). `Err` if the solver fails or, which would be a bug, a
-/// model is not a solution.
+/// to tell unique from multiple). `Ok(None)` if the solver's interrupt stopped it;
+/// `Err` if the solver fails or, which would be a bug, a model is not a solution.
 pub fn solve_sat(
     p: &Puzzle,
     mut solver: Box<dyn SatBackend>,
     count: usize,
-) -> Result<Answer, String> {
+) -> Result<Option<Answer>, String> {
     let formula = BinairoFormula::new(p, solver.as_mut());
     let mut solutions = Vec::new();
     while solutions.len() < count.max(2) {
@@ -71,22 +71,22 @@ pub fn solve_sat(
                 solutions.push(grid);
             }
             SolveResult::Unsat => break,
-            SolveResult::Unknown => {
-                return Err(solver
-                    .failure()
-                    .unwrap_or_else(|| "the solver stopped".into()));
-            }
+            SolveResult::Unknown => match solver.failure() {
+                Some(failure) => return Err(failure),
+                // Its interrupt answered: the caller's time is up.
+                None => return Ok(None),
+            },
         }
     }
     let stats = solver.stats();
     let verdict = Verdict::of(solutions.len());
     solutions.truncate(count.max(1));
-    Ok(Answer {
+    Ok(Some(Answer {
         verdict,
         solutions,
         variables: stats.variables,
         clauses: stats.clauses,
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -97,7 +97,9 @@ mod tests {
 
     fn answer(text: &str, count: usize) -> Answer {
         let p = parse(text).remove(0).unwrap();
-        solve_sat(&p, Box::new(VarisatBackend::new()), count).unwrap()
+        solve_sat(&p, Box::new(VarisatBackend::new()), count)
+            .unwrap()
+            .unwrap()
     }
 
     #[test]

@@ -94,7 +94,7 @@ pub struct EncodeArgs {
     pub level: usize,
     /// The bound K (the CNF is satisfiable iff a plan of at most K steps exists), or a
     /// range A..B with --out-dir (one file per bound).
-    #[arg(long, value_name = "K|A..B", required_unless_present = "dimspec")]
+    #[arg(long, value_name = "K|A..B", required_unless_present_any = ["dimspec", "binairo"])]
     pub steps: Option<StepRange>,
     /// The CNF encoding (`pushes-lazy` is written in its self-contained layered form).
     #[arg(long, default_value = "pushes", value_name = "NAME")]
@@ -109,6 +109,10 @@ pub struct EncodeArgs {
     /// it has no bound (moves encoding only).
     #[arg(long, conflicts_with_all = ["steps", "out_dir"])]
     pub dimspec: bool,
+    /// FILE holds Binairo puzzles: write the formula of puzzle `--level N`
+    /// (encodings/binairo.md), satisfiable iff the puzzle has a solution.
+    #[arg(long, conflicts_with_all = ["steps", "out_dir", "dimspec"])]
+    pub binairo: bool,
 }
 
 /// Options of `satsoko decode`.
@@ -177,6 +181,11 @@ pub struct BenchArgs {
     /// share when a collection is split across N machines or jobs.
     #[arg(long, value_name = "I/N", conflicts_with = "merge")]
     pub shard: Option<Shard>,
+    /// Binairo puzzles instead of Sokoban levels, with these engines side by side
+    /// (`sat`, `fc`, `mac`, comma-separated): verdicts and times per engine and size.
+    #[arg(long, value_name = "ENGINES", value_delimiter = ',',
+          conflicts_with_all = ["merge", "compare"])]
+    pub binairo: Vec<BinairoEngine>,
     /// Solve nothing: FILE... are `--json` (or `--csv`) results of earlier runs, such as
     /// the shards of one collection, joined into one summary (and one `--csv`/`--json`).
     #[arg(long)]
@@ -431,7 +440,7 @@ pub struct SolveArgs {
 }
 
 /// `satsoko binairo --engine`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, ValueEnum)]
 pub enum BinairoEngine {
     /// The SAT formula of encodings/binairo.md, solved again with the solution blocked.
     #[default]
@@ -458,6 +467,9 @@ pub struct BinairoArgs {
     /// multiple; this many are printed).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub count: usize,
+    /// Wall-clock limit per puzzle in seconds (none unless given).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<f64>,
     /// One JSON object per puzzle per line instead of text.
     #[arg(long)]
     pub json: bool,

@@ -34,6 +34,9 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
             }
         };
     }
+    if !args.binairo.is_empty() {
+        return super::bench_binairo::run(args);
+    }
     let purpose = Purpose::Solve;
     let config =
         match SolveConfig::or_usage(&args.engine, args.max_steps, args.timeout, format, purpose) {
@@ -204,7 +207,7 @@ fn merged_reports(files: &[PathBuf]) -> Result<Vec<LevelReport>, String> {
 }
 
 /// The median of a non-empty list.
-fn median(mut xs: Vec<f64>) -> f64 {
+pub(super) fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     let n = xs.len();
     if n % 2 == 1 {

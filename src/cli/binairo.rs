@@ -1,42 +1,55 @@
 //! `satsoko binairo`: solves Binairo puzzles with the SAT solver or a CSP baseline and
 //! says whether the solution is unique, or generates puzzles.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 
 use super::args::{BinairoArgs, BinairoEngine, SolverArg};
-use super::report::{EXIT_INPUT, EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE};
+use super::interrupt::on_ctrl_c;
+use super::report::{
+    EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TIMEOUT, EXIT_UNSOLVABLE, EXIT_USAGE,
+};
 use crate::binairo::csp::{forward_checking, maintained_arc_consistency};
 use crate::binairo::encode::BinairoFormula;
 use crate::binairo::generate::{Rng, generate, to_text};
 use crate::binairo::grid::{Puzzle, parse, rows_of};
 use crate::binairo::solve::{Answer, Verdict, solve_sat};
+use crate::engine::Stop;
 use crate::sat::dimacs::CnfBuffer;
 use crate::sat::{SatBackend, SolverChoice, SolverName};
 
 /// A fresh backend of the chosen solver.
-fn backend(solver: SolverArg) -> Result<Box<dyn SatBackend>, String> {
+fn backend(solver: SolverArg, stop: Option<&Stop>) -> Result<Box<dyn SatBackend>, String> {
     let name = match solver {
         SolverArg::Varisat => SolverName::Varisat,
         SolverArg::Cadical => SolverName::Cadical,
     };
-    SolverChoice::Builtin(name).backend(None)
+    SolverChoice::Builtin(name).backend(stop.map(Stop::interrupt))
 }
 
-/// Solves one puzzle with the chosen engine.
-fn answer(p: &Puzzle, args: &BinairoArgs) -> Result<Answer, String> {
-    let cap = args.count.max(2);
-    let csp = |found: Vec<Vec<bool>>| Answer {
-        verdict: Verdict::of(found.len()),
-        solutions: found.into_iter().take(args.count.max(1)).collect(),
-        variables: 0,
-        clauses: 0,
+/// Solves one puzzle with `engine`, looking for `count` solutions (at least two, to
+/// tell unique from multiple); `Ok(None)` when `stop` ended it first.
+pub(super) fn answer(
+    p: &Puzzle,
+    engine: BinairoEngine,
+    solver: SolverArg,
+    count: usize,
+    stop: &Stop,
+) -> Result<Option<Answer>, String> {
+    let cap = count.max(2);
+    let csp = |found: Option<Vec<Vec<bool>>>| {
+        found.map(|found| Answer {
+            verdict: Verdict::of(found.len()),
+            solutions: found.into_iter().take(count.max(1)).collect(),
+            variables: 0,
+            clauses: 0,
+        })
     };
-    match args.engine {
-        BinairoEngine::Sat => solve_sat(p, backend(args.solver)?, args.count),
-        BinairoEngine::Fc => Ok(csp(forward_checking(p, cap))),
-        BinairoEngine::Mac => Ok(csp(maintained_arc_consistency(p, cap))),
+    match engine {
+        BinairoEngine::Sat => solve_sat(p, backend(solver, Some(stop))?, count),
+        BinairoEngine::Fc => Ok(csp(forward_checking(p, cap, stop))),
+        BinairoEngine::Mac => Ok(csp(maintained_arc_consistency(p, cap, stop))),
     }
 }
 
@@ -47,7 +60,8 @@ pub fn run(args: &BinairoArgs) -> i32 {
     }
     let mut code = EXIT_OK;
     let mut tally: Vec<(Verdict, f64)> = Vec::new();
-    let mut errors = 0;
+    let (mut errors, mut timeouts) = (0, 0);
+    let ctrl_c = on_ctrl_c();
     for path in &args.files {
         let file = path.display().to_string();
         let text = match std::fs::read_to_string(path) {
@@ -83,8 +97,39 @@ pub fn run(args: &BinairoArgs) -> i32 {
                 continue;
             }
             let started = Instant::now();
-            let a = match answer(&p, args) {
-                Ok(a) => a,
+            let stop =
+                ctrl_c.with_deadline(args.timeout.map(|t| started + Duration::from_secs_f64(t)));
+            let a = match answer(&p, args.engine, args.solver, args.count, &stop) {
+                Ok(Some(a)) => a,
+                Ok(None) => {
+                    let seconds = started.elapsed().as_secs_f64();
+                    let why = if ctrl_c.should_stop() {
+                        "interrupted"
+                    } else {
+                        "time limit"
+                    };
+                    if args.json {
+                        let v = json!({"file": file, "puzzle": number, "title": p.title,
+                                       "status": "timeout", "seconds": (seconds * 1000.0).round() / 1000.0});
+                        super::say(&v.to_string());
+                    } else {
+                        super::say(&format!(
+                            "{file} puzzle {number}: no answer ({why}, {seconds:.3} s)"
+                        ));
+                    }
+                    timeouts += 1;
+                    if code == EXIT_OK || code == EXIT_UNSOLVABLE {
+                        code = if ctrl_c.should_stop() {
+                            EXIT_INTERRUPTED
+                        } else {
+                            EXIT_TIMEOUT
+                        };
+                    }
+                    if ctrl_c.should_stop() {
+                        break;
+                    }
+                    continue;
+                }
                 Err(e) => {
                     eprintln!("error: {file}: puzzle {number}: {e}");
                     code = EXIT_INPUT;
@@ -99,22 +144,23 @@ pub fn run(args: &BinairoArgs) -> i32 {
             print_answer(args, &file, &p, &a, seconds);
         }
     }
-    if !args.json && tally.len() + errors > 1 {
-        super::say(&summary(&tally, errors));
+    if !args.json && tally.len() + errors + timeouts > 1 {
+        super::say(&summary(&tally, errors, timeouts));
     }
     code
 }
 
 /// The last line of a run over several puzzles: the verdicts and the times.
-fn summary(tally: &[(Verdict, f64)], errors: usize) -> String {
+fn summary(tally: &[(Verdict, f64)], errors: usize, timeouts: usize) -> String {
     let count = |v: Verdict| tally.iter().filter(|(w, _)| *w == v).count();
     let mut times: Vec<f64> = tally.iter().map(|&(_, s)| s).collect();
     times.sort_by(f64::total_cmp);
     let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
     let worst = times.last().copied().unwrap_or(0.0);
     format!(
-        "{} puzzles: {} unique, {} multiple, {} unsolvable, {errors} errors; median {median:.3} s, worst {worst:.3} s",
-        tally.len() + errors,
+        "{} puzzles: {} unique, {} multiple, {} unsolvable, {timeouts} timeouts, {errors} errors; \
+         answered in median {median:.3} s, worst {worst:.3} s",
+        tally.len() + errors + timeouts,
         count(Verdict::Unique),
         count(Verdict::Multiple),
         count(Verdict::Unsolvable),
@@ -184,7 +230,7 @@ fn run_generate(args: &BinairoArgs, n: usize) -> i32 {
     ));
     for i in 0..n {
         let started = Instant::now();
-        let made = backend(args.solver).and_then(|b| generate(args.size, &mut rng, b));
+        let made = backend(args.solver, None).and_then(|b| generate(args.size, &mut rng, b));
         let p = match made {
             Ok(p) => p,
             Err(e) => {
@@ -193,13 +239,13 @@ fn run_generate(args: &BinairoArgs, n: usize) -> i32 {
             }
         };
         // Checked again by a fresh solve before it is written.
-        let check = backend(args.solver).and_then(|b| solve_sat(&p, b, 2));
+        let check = backend(args.solver, None).and_then(|b| solve_sat(&p, b, 2));
         if !matches!(
             check,
-            Ok(Answer {
+            Ok(Some(Answer {
                 verdict: Verdict::Unique,
                 ..
-            })
+            }))
         ) {
             eprintln!("error: a generated puzzle is not unique (a bug)");
             return 70;
@@ -217,9 +263,8 @@ fn run_generate(args: &BinairoArgs, n: usize) -> i32 {
     EXIT_OK
 }
 
-/// Writes the formula of puzzle `p` of `file` into `dir` as DIMACS, naming every
-/// variable.
-fn write_cnf(dir: &std::path::Path, file: &std::path::Path, p: &Puzzle) -> Result<(), String> {
+/// The formula of puzzle `p` of `file` as DIMACS, every variable named in a comment.
+pub(super) fn cnf_text(file: &std::path::Path, p: &Puzzle) -> String {
     let mut cnf = CnfBuffer::new();
     BinairoFormula::new(p, &mut cnf);
     let mut comments = vec![
@@ -242,11 +287,16 @@ fn write_cnf(dir: &std::path::Path, file: &std::path::Path, p: &Puzzle) -> Resul
             format!("var {var} aux (line counter or difference)")
         });
     }
+    cnf.to_dimacs(&comments, &[])
+}
+
+/// Writes the formula of puzzle `p` of `file` into `dir` as DIMACS.
+fn write_cnf(dir: &std::path::Path, file: &std::path::Path, p: &Puzzle) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let stem = file
         .file_stem()
         .map_or("puzzle".into(), |s| s.to_string_lossy().into_owned());
     let out = dir.join(format!("{stem}-{}.cnf", p.number));
-    std::fs::write(&out, cnf.to_dimacs(&comments, &[]))
+    std::fs::write(&out, cnf_text(file, p))
         .map_err(|e| format!("cannot write {}: {e}", out.display()))
 }

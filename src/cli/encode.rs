@@ -6,6 +6,7 @@ use super::args::{DecodeArgs, EncodeArgs, FormatArg};
 use super::config::format_of;
 use super::input::read_level;
 use super::report::{EXIT_INPUT, EXIT_NO_PLAN, EXIT_OK, ErrorKind, LevelReport, Status};
+use crate::binairo::grid::{Puzzle, parse};
 use crate::encode::formula::Unrolled;
 use crate::encode::{EncodingKind, dimspec};
 use crate::engine::unroll::check_supported;
@@ -46,12 +47,25 @@ fn load(
     Some(level)
 }
 
+/// Puzzle `number` (1-based) of the Binairo file `path`.
+fn binairo_puzzle(path: &std::path::Path, number: usize) -> Result<Puzzle, String> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let mut puzzles = parse(&text);
+    let available = puzzles.len();
+    if number == 0 || number > available {
+        return Err(format!(
+            "{name}: there is no puzzle {number} (the file has {available}); choose one with \
+             --level N"
+        ));
+    }
+    puzzles
+        .swap_remove(number - 1)
+        .map_err(|e| format!("{name}: {e}"))
+}
+
 /// Runs `encode` and returns the exit code.
 pub fn run_encode(args: &EncodeArgs, format: Option<FormatArg>) -> i32 {
-    let Some(level) = load(&args.file, args.level, args.encoding, format) else {
-        return EXIT_INPUT;
-    };
-    let file = args.file.display().to_string();
     let write = |path: Option<&std::path::Path>, text: String| -> Result<(), String> {
         match path {
             Some(p) => {
@@ -64,6 +78,25 @@ pub fn run_encode(args: &EncodeArgs, format: Option<FormatArg>) -> i32 {
             }
         }
     };
+    if args.binairo {
+        let written = binairo_puzzle(&args.file, args.level).and_then(|p| {
+            write(
+                args.output.as_deref(),
+                super::binairo::cnf_text(&args.file, &p),
+            )
+        });
+        return match written {
+            Ok(()) => EXIT_OK,
+            Err(e) => {
+                eprintln!("error: {e}");
+                EXIT_INPUT
+            }
+        };
+    }
+    let Some(level) = load(&args.file, args.level, args.encoding, format) else {
+        return EXIT_INPUT;
+    };
+    let file = args.file.display().to_string();
     let steps = args
         .steps
         .unwrap_or(super::args::StepRange { from: 0, to: 0 });

@@ -4,6 +4,7 @@
 
 pub mod args;
 mod bench;
+mod bench_binairo;
 mod binairo;
 mod certify;
 pub mod config;
