@@ -37,7 +37,8 @@ pub struct Cli {
 pub enum Command {
     /// Solve levels (the default when no subcommand is given).
     Solve(SolveArgs),
-    /// Check a LURD solution with the rules engine.
+    /// Check a LURD solution, or the solutions stored in a collection file, with the
+    /// rules engine.
     Verify(VerifyArgs),
     /// Write the CNF of a level for an outside solver (DIMACS, with variable names).
     Encode(EncodeArgs),
@@ -429,11 +430,21 @@ pub struct SolveArgs {
     /// after each move (`--show moves`).
     #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "pushes", value_name = "STEP")]
     pub show: Option<ShowArg>,
+    /// Write the solution as an animated SVG (one frame per move, looping): to the file
+    /// PATH when one level is selected, else into the directory PATH (created if
+    /// missing), one <file stem>-<level>.svg per solved level.
+    #[arg(long, value_name = "PATH")]
+    pub svg: Option<PathBuf>,
     /// Write a certificate for every plan proved optimal into DIR: the formula "a plan
     /// one step shorter exists" (DIR/<file stem>-<level>.cnf) and its LRAT refutation
     /// (.lrat), checked before the plan is called certified.
     #[arg(long, value_name = "DIR")]
     pub proof: Option<PathBuf>,
+    /// After the run, write the input collection (one XSB/SOK file) to PATH with a
+    /// `Solution (M moves, P pushes)` section after each level solved, as Sokoban YASC
+    /// and JSoko read them; nothing else of the text changes. PATH may be the input.
+    #[arg(long, value_name = "PATH")]
+    pub solutions: Option<PathBuf>,
     /// Encoding and solver.
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -505,19 +516,23 @@ pub struct VerifyArgs {
     /// The level file.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// The level in the file (1-based).
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub level: usize,
+    /// The level in the file (1-based; default 1, and with --from-file every level).
+    #[arg(long, value_name = "N")]
+    pub level: Option<usize>,
     /// The solution as a LURD string.
     #[arg(
         long,
-        conflicts_with = "solution_file",
-        required_unless_present = "solution_file"
+        conflicts_with_all = ["solution_file", "from_file"],
+        required_unless_present_any = ["solution_file", "from_file"]
     )]
     pub solution: Option<String>,
     /// A file holding the LURD solution (white space is ignored).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "from_file")]
     pub solution_file: Option<PathBuf>,
+    /// Check the solutions stored in FILE itself (its `Solution` sections, as
+    /// `solve --solutions` writes them), of every level or of --level N.
+    #[arg(long)]
+    pub from_file: bool,
     /// The convention the solution is written in: xsb (default: every letter legal,
     /// its case saying whether it pushes) or course (any case; bumps allowed).
     #[arg(long, value_enum, default_value_t = RulesArg::Xsb, value_name = "RULES")]

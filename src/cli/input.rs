@@ -1,6 +1,7 @@
 //! Reading level files for the CLI.
 
 use std::path::Path;
+use std::sync::OnceLock;
 
 use crate::level::{Format, Level, LevelError, LevelErrorKind, parse_entries};
 
@@ -13,21 +14,38 @@ pub fn display_name(path: &Path) -> String {
     }
 }
 
+/// Standard input, read at most once, so that `-` can be read again (`solve
+/// --solutions` reads the text it writes solutions into, then solves its levels).
+static STDIN: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
+
 /// Reads every level of `path` (in `format`, or the one it looks like; `-` is standard
 /// input): an error for the whole file, or one entry per level.
 pub fn read_levels(
     path: &Path,
     format: Option<Format>,
 ) -> Result<Vec<Result<Level, LevelError>>, LevelError> {
+    let text = read_text(path)?;
+    parse_entries(&display_name(path), &text, format)
+}
+
+/// The text of a level file (`-`: standard input, read once and kept), which must be
+/// UTF-8.
+pub fn read_text(path: &Path) -> Result<String, LevelError> {
     let name = display_name(path);
     let text = if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map(|_| bytes)
+        STDIN
+            .get_or_init(|| {
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+                    .map(|_| bytes)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
     } else {
-        std::fs::read(path)
+        std::fs::read(path).map_err(|e| e.to_string())
     }
-    .map_err(|e| LevelError::file(&name, LevelErrorKind::Io(e.to_string())))?;
-    let text = String::from_utf8(text).map_err(|e| {
+    .map_err(|e| LevelError::file(&name, LevelErrorKind::Io(e)))?;
+    String::from_utf8(text).map_err(|e| {
         LevelError::file(
             &name,
             LevelErrorKind::Other(format!(
@@ -35,8 +53,7 @@ pub fn read_levels(
                 e.utf8_error().valid_up_to()
             )),
         )
-    })?;
-    parse_entries(&name, &text, format)
+    })
 }
 
 /// Reads one level of `path` (1-based `number`).

@@ -11,6 +11,7 @@ use super::input::selected_levels;
 use super::interrupt;
 use super::progress::LevelProgress;
 use super::report::{EXIT_INPUT, EXIT_INTERRUPTED, ErrorKind, LevelReport};
+use super::solutions::SolutionsOut;
 use crate::engine::{self, Incumbent, SolveError, Stop};
 use crate::game::Metric;
 use crate::game::{State, apply_move};
@@ -18,6 +19,23 @@ use crate::level::{Direction, Level};
 
 /// Runs the solve command and returns the exit code.
 pub fn run(args: &SolveArgs, format: Option<FormatArg>) -> i32 {
+    // --solutions: checked, and its input read, before anything is solved; written at
+    // the end, whatever ended the run.
+    let mut solutions = match SolutionsOut::prepare(args, format) {
+        Ok(out) => out,
+        Err(code) => return code,
+    };
+    let code = solve_levels(args, format, &mut solutions);
+    solutions.map_or(code, |out| out.finish(code))
+}
+
+/// Solves and reports every selected level; with `--solutions`, keeps each verified
+/// plan in `solutions`.
+fn solve_levels(
+    args: &SolveArgs,
+    format: Option<FormatArg>,
+    solutions: &mut Option<SolutionsOut>,
+) -> i32 {
     let purpose = Purpose::Solve;
     let config =
         match SolveConfig::or_usage(&args.engine, args.max_steps, args.timeout, format, purpose) {
@@ -27,15 +45,29 @@ pub fn run(args: &SolveArgs, format: Option<FormatArg>) -> i32 {
     let jobs = selected_levels(&args.files, args.level.as_ref(), config.format);
     let ctrl_c = interrupt::on_ctrl_c();
     let total = jobs.len();
+    // --svg: a file for one level, a directory for several (checked before solving).
+    let svg = match args
+        .svg
+        .as_deref()
+        .map(|p| super::svg::SvgTarget::new(p, total))
+    {
+        None => None,
+        Some(Ok(target)) => Some(target),
+        Some(Err((code, message))) => {
+            eprintln!("error: {message}");
+            return code;
+        }
+    };
     let mut worst = 0;
     let mut input_error = false;
-    for (i, (name, _, entry)) in jobs.into_iter().enumerate() {
+    for (i, (name, path, entry)) in jobs.into_iter().enumerate() {
         if ctrl_c.is_cancelled() {
             eprintln!("interrupted: the remaining levels were not solved");
             return EXIT_INTERRUPTED;
         }
-        // Kept only to draw the solution with --show.
-        let level_of_report = args.show.and(entry.as_ref().ok()).cloned();
+        // Kept only to draw the solution with --show or --svg.
+        let drawn = args.show.is_some() || svg.is_some();
+        let level_of_report = entry.as_ref().ok().filter(|_| drawn).cloned();
         let report = match entry {
             Err(e) => {
                 input_error = true;
@@ -59,11 +91,29 @@ pub fn run(args: &SolveArgs, format: Option<FormatArg>) -> i32 {
             }
         };
         let mut report = report;
+        if let Some(out) = solutions.as_mut() {
+            out.record(&report); // in the XSB convention, before --rules course
+        }
         if args.rules == RulesArg::Course {
             report.solution = report.solution.map(|s| s.to_uppercase());
         }
         input_error |= report.is_input_error();
         worst = worst.max(report.exit_code());
+        // --svg: the animation of a verified plan; a file that cannot be written is an
+        // input error, and the other levels go on.
+        let mut animation = String::new();
+        if let (Some(target), Some(solution), Some(level)) =
+            (&svg, &report.solution, &level_of_report)
+            && report.status == super::report::Status::Solved
+        {
+            match target.write(path, level, solution, args.rules.convention()) {
+                Ok(file) => animation = format!("  animation: {}\n", file.display()),
+                Err(e) => {
+                    eprintln!("error: {name}: level {}: --svg: {e}", level.number);
+                    input_error = true;
+                }
+            }
+        }
         if report.is_input_error() && !args.json {
             // Like a level that cannot be read: the reason goes to stderr.
             let message = report.message.as_deref().unwrap_or("cannot be solved");
@@ -79,7 +129,7 @@ pub fn run(args: &SolveArgs, format: Option<FormatArg>) -> i32 {
                 (Some(step), Some(solution), Some(level)) => show(level, solution, step),
                 _ => String::new(),
             };
-            write!(out, "{}{shown}", report.to_text())
+            write!(out, "{}{animation}{shown}", report.to_text())
         };
         if printed.and_then(|_| out.flush()).is_err() {
             return worst; // stdout closed (e.g. piped into `head`): stop quietly

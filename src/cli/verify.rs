@@ -15,7 +15,11 @@ fn count(n: usize, word: &str) -> String {
 
 /// Runs `verify` and returns the exit code.
 pub fn run(args: &VerifyArgs, format: Option<FormatArg>) -> i32 {
-    let level = match read_level(&args.file, args.level, format.map(format_of)) {
+    if args.from_file {
+        return super::solutions::verify_stored(args, format.map(format_of));
+    }
+    let number = args.level.unwrap_or(1);
+    let level = match read_level(&args.file, number, format.map(format_of)) {
         Ok(level) => level,
         Err(e) => {
             eprintln!("error: {e}");
@@ -46,18 +50,18 @@ pub fn run(args: &VerifyArgs, format: Option<FormatArg>) -> i32 {
                 if r.solved { EXIT_OK } else { EXIT_REJECTED },
                 format!(
                     "{file} level {}: the solution {verdict} ({}, {})",
-                    args.level,
+                    number,
                     count(r.moves, "move"),
                     count(r.pushes, "push")
                 ),
-                json!({"file": file, "level": args.level, "legal": true, "solved": r.solved,
+                json!({"file": file, "level": number, "legal": true, "solved": r.solved,
                        "moves": r.moves, "pushes": r.pushes}),
             )
         }
         Err(e) => (
             EXIT_REJECTED,
-            format!("{file} level {}: {e}", args.level),
-            json!({"file": file, "level": args.level, "legal": false, "solved": false,
+            format!("{file} level {}: {e}", number),
+            json!({"file": file, "level": number, "legal": false, "solved": false,
                    "position": e.position, "letter": e.letter.to_string(),
                    "message": e.reason}),
         ),

@@ -11,7 +11,9 @@ mod xsb;
 pub use direction::Direction;
 pub use error::{LevelError, LevelErrorKind};
 pub use numeric::{looks_numeric, parse_numeric_entries};
-pub use xsb::{parse_xsb, parse_xsb_entries};
+pub use xsb::{
+    Insertion, LevelBlock, MovesError, SavedSolution, level_blocks, parse_xsb, parse_xsb_entries,
+};
 
 use std::fmt;
 
@@ -84,6 +86,9 @@ pub struct Level {
     pub title: Option<String>,
     /// `Key: value` lines that belong to the level (`Author`, `Comment`, ...).
     pub metadata: Vec<(String, String)>,
+    /// The solution sections stored after the level in an XSB/SOK file (never used to
+    /// solve it; `verify --from-file` checks them).
+    pub solutions: Vec<SavedSolution>,
     /// 1-based line of the file where the board starts.
     pub first_line: usize,
     width: usize,
@@ -118,6 +123,7 @@ impl Level {
             number: 1,
             title: None,
             metadata: Vec::new(),
+            solutions: Vec::new(),
             first_line: 1,
             width,
             height,
