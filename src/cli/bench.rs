@@ -56,46 +56,25 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
         ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed_precise}, ETA {eta}]")
             .expect("a valid template"),
     );
-    let next = Mutex::new(0usize);
-    let results: Mutex<Vec<Option<LevelReport>>> = Mutex::new(vec![None; jobs.len()]);
     let solved = Mutex::new(0usize);
-    std::thread::scope(|scope| {
-        for _ in 0..args.jobs.max(1) {
-            scope.spawn(|| {
-                loop {
-                    let i = {
-                        let mut n = next.lock().expect("no poisoned lock");
-                        *n += 1;
-                        *n - 1
-                    };
-                    let Some((name, path, entry)) = jobs.get(i) else {
-                        break;
-                    };
-                    let report = match entry {
-                        Err(e) => {
-                            let (kind, msg) = (ErrorKind::Input, e.to_string());
-                            LevelReport::error(name, e.level, None, kind, msg)
-                        }
-                        Ok(level) => solve_in_child(path, level, &config),
-                    };
-                    if report.status == Status::Solved {
-                        let mut s = solved.lock().expect("no poisoned lock");
-                        *s += 1;
-                        bar.set_message(format!("solved {s}"));
-                    }
-                    results.lock().expect("no poisoned lock")[i] = Some(report);
-                    bar.inc(1);
-                }
-            });
+    let reports: Vec<LevelReport> = in_parallel(args.jobs, jobs.len(), |i| {
+        let (name, path, entry) = &jobs[i];
+        let report = match entry {
+            Err(e) => {
+                let (kind, msg) = (ErrorKind::Input, e.to_string());
+                LevelReport::error(name, e.level, None, kind, msg)
+            }
+            Ok(level) => solve_in_child(path, level, &config),
+        };
+        if report.status == Status::Solved {
+            let mut s = solved.lock().expect("no poisoned lock");
+            *s += 1;
+            bar.set_message(format!("solved {s}"));
         }
+        bar.inc(1);
+        report
     });
     bar.finish_and_clear();
-    let reports: Vec<LevelReport> = results
-        .into_inner()
-        .expect("no poisoned lock")
-        .into_iter()
-        .flatten()
-        .collect();
     let encoding = config
         .request
         .encoding
@@ -113,6 +92,38 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
             args.jobs.max(1)
         )
     })
+}
+
+/// Runs `work(0)`, …, `work(count - 1)` on `jobs` threads, each taking the next index
+/// when it is free, and returns the results in index order.
+pub(super) fn in_parallel<T: Send>(
+    jobs: usize,
+    count: usize,
+    work: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    let next = Mutex::new(0usize);
+    let results: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::with_capacity(count));
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let i = {
+                        let mut n = next.lock().expect("no poisoned lock");
+                        *n += 1;
+                        *n - 1
+                    };
+                    if i >= count {
+                        break;
+                    }
+                    let result = work(i);
+                    results.lock().expect("no poisoned lock").push((i, result));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().expect("no poisoned lock");
+    results.sort_by_key(|&(i, _)| i);
+    results.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Writes the CSV and JSON asked for, prints the summary (its first line completed by

@@ -4,14 +4,13 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use itertools::Itertools;
 use serde::Serialize;
 
 use super::args::{BenchArgs, BinairoEngine};
-use super::bench::median;
+use super::bench::{in_parallel, median};
 use super::binairo::answer;
 use super::interrupt::on_ctrl_c;
 use super::report::{EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK};
@@ -76,40 +75,20 @@ pub fn run(args: &BenchArgs) -> i32 {
         .collect();
 
     let ctrl_c = on_ctrl_c();
-    let next = Mutex::new(0usize);
-    let rows: Mutex<Vec<(usize, Row)>> = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..args.jobs.max(1) {
-            scope.spawn(|| {
-                loop {
-                    let i = {
-                        let mut n = next.lock().expect("no poisoned lock");
-                        *n += 1;
-                        *n - 1
-                    };
-                    let Some((file, number, entry)) = puzzles.get(i) else {
-                        break;
-                    };
-                    if ctrl_c.should_stop() {
-                        break;
-                    }
-                    let found = match entry {
-                        Ok(p) => engines
-                            .iter()
-                            .map(|&e| solve(file, p, e, args, timeout))
-                            .collect(),
-                        Err(message) => vec![error_row(file, *number, message)],
-                    };
-                    let mut rows = rows.lock().expect("no poisoned lock");
-                    rows.extend(found.into_iter().map(|r| (i, r)));
-                }
-            });
+    let rows: Vec<Row> = in_parallel(args.jobs, puzzles.len(), |i| {
+        let (file, number, entry) = &puzzles[i];
+        match entry {
+            // After Ctrl-C the puzzles left are skipped.
+            _ if ctrl_c.should_stop() => Vec::new(),
+            Ok(p) => (engines.iter())
+                .map(|&e| solve(file, p, e, args, timeout))
+                .collect(),
+            Err(message) => vec![error_row(file, *number, message)],
         }
-    });
-    let rows: Vec<Row> = (rows.into_inner().expect("no poisoned lock").into_iter())
-        .sorted_by_key(|(i, _)| *i)
-        .map(|(_, r)| r)
-        .collect();
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     for r in rows.iter().filter(|r| r.status == "error") {
         eprintln!("error: {}", r.message.as_deref().unwrap_or("?"));
         code = EXIT_INPUT;
