@@ -126,14 +126,7 @@ pub fn animation(
             r##"<g id="box{}" class="box" transform="translate({x} {y})" fill="{fill}"><use xlink:href="#box"/>"##,
             id + 1
         );
-        let moves: Vec<(usize, String)> = changes
-            .iter()
-            .map(|&(i, c)| {
-                let (x, y) = cell_xy(level, c);
-                (i, format!("{x} {y}"))
-            })
-            .collect();
-        clock.translate(&mut s, &moves);
+        clock.translate(&mut s, &translations(level, changes));
         let mut fills: Vec<(usize, String)> = Vec::new();
         for &(i, c) in changes {
             let f = box_fill(level, c).to_string();
@@ -149,15 +142,7 @@ pub fn animation(
         s,
         r##"<g id="player" transform="translate({x} {y})"><use xlink:href="#man"/>"##
     );
-    let moves: Vec<(usize, String)> = frames
-        .player
-        .iter()
-        .map(|&(i, c)| {
-            let (x, y) = cell_xy(level, c);
-            (i, format!("{x} {y}"))
-        })
-        .collect();
-    clock.translate(&mut s, &moves);
+    clock.translate(&mut s, &translations(level, &frames.player));
     s.push_str("</g>\n</g>\n");
 
     // The caption.
@@ -221,6 +206,17 @@ fn box_fill(level: &Level, cell: Cell) -> &'static str {
     } else {
         "#d08c3a"
     }
+}
+
+/// The `translate` values of an element that moves at the frames of `changes` (frame,
+/// cell).
+fn translations(level: &Level, changes: &[(usize, Cell)]) -> Vec<(usize, String)> {
+    (changes.iter())
+        .map(|&(i, c)| {
+            let (x, y) = cell_xy(level, c);
+            (i, format!("{x} {y}"))
+        })
+        .collect()
 }
 
 /// The top-left corner of `cell` on the board, in pixels (row and column of the level,
