@@ -20,7 +20,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::report::{EXIT_INPUT, EXIT_USAGE};
+use super::report::{EXIT_INPUT, EXIT_USAGE, plural};
 use crate::game::{Convention, ReplayError, State, apply_move, player_region, replay_in};
 use crate::level::{Cell, Direction, Level};
 
@@ -82,8 +82,8 @@ pub fn animation(
     };
     let title = format!(
         "{name} \u{2014} {}, {}",
-        counted(replay.moves, "move"),
-        counted(replay.pushes, "push")
+        plural(replay.moves as u64, "move"),
+        plural(replay.pushes as u64, "push")
     );
     let move_places = digits(replay.moves);
     let push_places = digits(replay.pushes);
@@ -224,15 +224,6 @@ fn translations(level: &Level, changes: &[(usize, Cell)]) -> Vec<(usize, String)
 fn cell_xy(level: &Level, cell: Cell) -> (i64, i64) {
     let (r, c) = (cell / level.width(), cell % level.width());
     ((c as i64 - 1) * CELL, (r as i64 - 1) * CELL)
-}
-
-/// `n` and the noun, plural unless `n` is 1: "1 push", "8 pushes".
-fn counted(n: usize, noun: &str) -> String {
-    match (n, noun.ends_with('h')) {
-        (1, _) => format!("1 {noun}"),
-        (_, true) => format!("{n} {noun}es"),
-        _ => format!("{n} {noun}s"),
-    }
 }
 
 /// How many decimal digits `n` has (1 for 0).
