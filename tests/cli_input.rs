@@ -15,8 +15,8 @@ use serde_json::Value;
 
 use common::cli::Encoding::{Moves, Pushes};
 use common::cli::{
-    SEALED, SOLVABLE, UNSOLVABLE, XSOKOBAN, check_solved_line, expect_code, json_lines, levels_of,
-    str_field, u64_field,
+    MICROBAN, SEALED, SOLVABLE, UNSOLVABLE, XSOKOBAN, check_solved_line, expect_code, json_lines,
+    levels_of, satsoko, str_field, u64_field,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -94,7 +94,7 @@ fn level_beyond_the_file_is_an_input_error() {
 
 /// Every file in `levels/malformed/`, with the start of the message it must produce
 /// (after `error: `).
-const MALFORMED: [(&str, &str); 14] = [
+const MALFORMED: [(&str, &str); 16] = [
     (
         "bad_character.xsb",
         "levels/malformed/bad_character.xsb: level 1, line 4, column 5: unexpected character 'x'",
@@ -158,7 +158,154 @@ const MALFORMED: [(&str, &str); 14] = [
         "numeric_unbalanced.txt",
         "levels/malformed/numeric_unbalanced.txt, line 1, column 1: '(' is never closed",
     ),
+    // Found by the fuzzer (examples/fuzz.rs): boards beyond the 16-bit cells of the
+    // searches made them index out of bounds.
+    (
+        "too_large.xsb",
+        "levels/malformed/too_large.xsb: level 1, line 4: the level is too large: at most \
+         65536 cells fit",
+    ),
+    (
+        "too_large_runs.xsb",
+        "levels/malformed/too_large_runs.xsb: level 1, line 5, column 43: the level is too \
+         large",
+    ),
 ];
+
+/// Files of `levels/malformed/` that another command reads, or that one engine refuses,
+/// with the arguments that run them (`FILE` stands for the file) and the start of the
+/// message (after `error: `). The fuzzer (examples/fuzz.rs, docs/fuzzing.md) found each:
+/// a literal that made `decode` allocate 2 GiB, and levels on which `--engine unroll`
+/// built formulas of tens of gigabytes.
+const REFUSED_BY_COMMAND: [(&str, &[&str], &str); 3] = [
+    (
+        "answer_huge_variable.txt",
+        &[
+            "decode", MICROBAN, "--level", "1", "--steps", "8", "--model", "FILE",
+        ],
+        "levels/malformed/answer_huge_variable.txt: line 3: variable 2147483647 is out of \
+         range (at most 67108864)",
+    ),
+    (
+        "ice_too_long_for_unroll.xsb",
+        &["--engine", "unroll", "FILE"],
+        "levels/malformed/ice_too_long_for_unroll.xsb: level 1: the lines of ice are too \
+         long for the moves encoding",
+    ),
+    (
+        "walks_too_long_for_pushes.xsb",
+        &["--engine", "unroll", "FILE"],
+        "levels/malformed/walks_too_long_for_pushes.xsb: level 1: the player's walks on this \
+         level are too long for the pushes encoding",
+    ),
+];
+
+#[test]
+fn inputs_found_by_the_fuzzer_get_a_clean_error() {
+    for (name, args, message) in REFUSED_BY_COMMAND {
+        let path = format!("levels/malformed/{name}");
+        let args: Vec<&str> = (args.iter())
+            .map(|&a| if a == "FILE" { path.as_str() } else { a })
+            .collect();
+        let run = expect_code(&args, 1);
+        let expected = format!("error: {message}");
+        assert!(
+            run.stderr.lines().any(|l| l.starts_with(&expected)),
+            "expected {expected:?}\n{run:?}"
+        );
+        assert_eq!(run.stdout, "", "{run:?}");
+    }
+    // The levels only `unroll` refuses are solved by the engine `auto` picks.
+    for name in [
+        "ice_too_long_for_unroll.xsb",
+        "walks_too_long_for_pushes.xsb",
+    ] {
+        let path = format!("levels/malformed/{name}");
+        let run = expect_code(&[&path, "--timeout", "20"], 0);
+        assert!(run.stdout.contains(": solved in"), "{run:?}");
+    }
+}
+
+/// Boxes walled off on their goals cost nothing in the estimate of the search over
+/// whole states: their distance, "unreachable", overflowed its sum (a panic in a debug
+/// build, found by the fuzzer run with overflow checks).
+#[test]
+fn boxes_walled_off_on_their_goals_cost_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("walled.xsb");
+    std::fs::write(&path, "##########\n#@$. #*#*#\n##########\n").unwrap();
+    let path = path.to_str().unwrap();
+    for metric in ["moves", "pushes"] {
+        let run = expect_code(&["--engine", "astar", "--optimize", metric, path], 0);
+        assert!(
+            run.stdout.contains("moves 1, pushes 1, optimal in"),
+            "{run:?}"
+        );
+    }
+}
+
+/// Boards the fuzzer found to run for minutes (or out of memory) past `--timeout`: one
+/// step of an encoding, the analysis or an ordering of the goals that grew with the
+/// square or the cube of the board. Each now ends within a few seconds of its limit.
+#[test]
+fn huge_boards_end_soon_after_their_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    // A room seven cells wide: the player at the top, `rows` copies of `row`, then
+    // `last`.
+    let column = |rows: usize, row: &str, last: &str| {
+        let mut text = String::from("#######\n#  @  #\n");
+        for _ in 0..rows {
+            text.push_str(row);
+            text.push('\n');
+        }
+        format!("{text}{last}\n#######\n")
+    };
+    let screen4_deep = [
+        "           ########",
+        "           #  ....#",
+        "############  ....#",
+        "#    #  $ $   ....#",
+        "# $$$#$  $ #  ....#",
+        "#  $     $ #  ....#",
+        "# $$ #$ $ $########",
+        "#  $ #     #",
+        "## #########",
+        "#    #    ##",
+        "#     $   ##",
+        "#  $$#$$  @#",
+    ]
+    .join("\n")
+        + &"\n#    #    ##".repeat(35)
+        + "\n###########\n";
+    let boards = [
+        // A thousand boxes: the matching and the packing order of the goals.
+        ("boxes.xsb", column(1000, "#.  $ #", "#     #"), "finder"),
+        ("boxes.xsb", column(1000, "#.  $ #", "#     #"), "anytime"),
+        // Ten thousand open cells: pdr's "at most one push" written pairwise.
+        ("room.xsb", column(2000, "#     #", "#. $  #"), "pdr"),
+        // A line of 4000 ice cells: the analysis of where a pushed box may stop.
+        ("ice.xsb", "#@$4000~.#\n".to_string(), "astar"),
+        // XSokoban 4 with a room 35 rows deep: unroll built every step up to the lower
+        // bound before it first asked the clock.
+        ("screen4.xsb", screen4_deep, "unroll"),
+    ];
+    for (name, text, engine) in boards {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_str().unwrap();
+        let mut args = vec!["--engine", engine, "--timeout", "1", path];
+        if engine == "finder" {
+            args.extend(["--optimize", "none"]);
+        }
+        let run = satsoko(&args);
+        assert!([0, 5].contains(&run.code), "{engine} on {name}: {run:?}");
+        assert!(
+            run.elapsed.as_secs_f64() < 15.0,
+            "{engine} on {name} took {:?}",
+            run.elapsed
+        );
+    }
+}
 
 #[test]
 fn malformed_files_name_file_level_line_and_column() {
@@ -185,7 +332,9 @@ fn every_file_in_levels_malformed_is_rejected() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     names.sort();
-    let mut listed: Vec<&str> = MALFORMED.iter().map(|(n, _)| *n).collect();
+    let mut listed: Vec<&str> = (MALFORMED.iter().map(|(n, _)| *n))
+        .chain(REFUSED_BY_COMMAND.iter().map(|(n, ..)| *n))
+        .collect();
     listed.sort();
     assert_eq!(
         names, listed,

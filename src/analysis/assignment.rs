@@ -4,7 +4,7 @@
 //! deadlock). The searches evaluate it for every position they store, so the
 //! assignment (Hungarian method, shortest augmenting paths) keeps its buffers.
 
-use super::distance::{UNREACHABLE, push_distances_walking_to};
+use super::distance::{UNREACHABLE, box_sides, push_distances_with_sides};
 use crate::level::{Cell, Level};
 
 /// A cost too high for any real assignment (no box can reach that goal).
@@ -44,9 +44,10 @@ impl Assignment {
     /// The distances of `level`'s goals in `region`.
     pub fn new(level: &Level, region: &[bool]) -> Assignment {
         let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
+        let sides = box_sides(level, region);
         let dist = goals
             .iter()
-            .map(|&g| push_distances_walking_to(level, region, [g]))
+            .map(|&g| push_distances_with_sides(level, region, &sides, [g]))
             .collect();
         Assignment {
             goals,

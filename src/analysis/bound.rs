@@ -3,7 +3,7 @@
 use pathfinding::kuhn_munkres::kuhn_munkres_min;
 use pathfinding::matrix::Matrix;
 
-use super::distance::{UNREACHABLE, push_distances_from, push_distances_walking_to};
+use super::distance::{UNREACHABLE, box_sides, push_distances_from, push_distances_with_sides};
 use crate::level::{Cell, Level};
 
 /// Cost standing in for "this box can never reach that goal".
@@ -70,9 +70,10 @@ pub fn matching_potential(
     if n == 0 || n != goals.len() {
         return None;
     }
+    let sides = box_sides(level, region);
     let dist: Vec<Vec<u32>> = goals
         .iter()
-        .map(|&g| push_distances_walking_to(level, region, [g]))
+        .map(|&g| push_distances_with_sides(level, region, &sides, [g]))
         .collect();
     let cost = |i: usize, j: usize| match dist[j][boxes[i]] {
         UNREACHABLE => NEVER,
@@ -243,7 +244,7 @@ mod tests {
             .collect();
         let dist: Vec<Vec<u32>> = goals
             .iter()
-            .map(|&g| push_distances_walking_to(&l, &region, [g]))
+            .map(|&g| super::super::distance::push_distances_walking_to(&l, &region, [g]))
             .collect();
         for (i, &x) in live.iter().enumerate() {
             for &y in &live[i + 1..] {

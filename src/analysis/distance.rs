@@ -99,10 +99,21 @@ pub fn push_distances_walking_to(
     region: &[bool],
     targets: impl IntoIterator<Item = Cell>,
 ) -> Vec<u32> {
+    push_distances_with_sides(level, region, &box_sides(level, region), targets)
+}
+
+/// No side: a wall or a cell outside the region.
+const NO_SIDE: u8 = u8::MAX;
+
+/// For each cell b and direction d, the component (0..4) of the neighbour of b in
+/// direction d when a box stands on b (`NO_SIDE` for walls and cells outside the
+/// region): what [`push_distances_with_sides`] needs of the board, which takes a flood
+/// fill per cell, so it is computed once for any number of targets.
+pub struct BoxSides(Vec<[u8; 4]>);
+
+/// The [`BoxSides`] of `level` with the player's `region`.
+pub fn box_sides(level: &Level, region: &[bool]) -> BoxSides {
     let n = level.cell_count();
-    // side[b][d]: the component (0..4) of the neighbour of b in direction d when a box
-    // stands on b, or NO_SIDE for walls and cells outside the region.
-    const NO_SIDE: u8 = u8::MAX;
     let mut side = vec![[NO_SIDE; 4]; n];
     let mut mark = vec![usize::MAX; n];
     let mut queue = VecDeque::new();
@@ -136,6 +147,19 @@ pub fn push_distances_walking_to(
             components += 1;
         }
     }
+    BoxSides(side)
+}
+
+/// [`push_distances_walking_to`] with the board's [`BoxSides`] already computed.
+pub fn push_distances_with_sides(
+    level: &Level,
+    region: &[bool],
+    sides: &BoxSides,
+    targets: impl IntoIterator<Item = Cell>,
+) -> Vec<u32> {
+    let n = level.cell_count();
+    let side = &sides.0;
+    let mut queue = VecDeque::new();
     // Backward search over (box cell, side) from every goal with the player on any side.
     let index = |b: Cell, s: u8| b * 4 + s as usize;
     let mut dist = vec![UNREACHABLE; n * 4];

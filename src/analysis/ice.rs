@@ -47,13 +47,16 @@ impl PushGraph {
         let mut forward = vec![Vec::new(); n];
         let mut backward = vec![Vec::new(); n];
         for cell in (0..n).filter(|&c| region[c]) {
+            let stops: &mut Vec<Cell> = &mut forward[cell];
             for dir in Direction::ALL {
-                for to in slide_stops(level, cell, dir) {
-                    if !forward[cell].contains(&to) {
-                        forward[cell].push(to);
-                        backward[to].push(cell);
-                    }
-                }
+                stops.extend(slide_stops(level, cell, dir));
+            }
+            // Sorted rather than searched for each new stop: a line of n ice cells
+            // gives each of its cells n stops.
+            stops.sort_unstable();
+            stops.dedup();
+            for &to in stops.iter() {
+                backward[to].push(cell);
             }
         }
         PushGraph { forward, backward }

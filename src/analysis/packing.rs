@@ -11,11 +11,21 @@
 
 use std::collections::VecDeque;
 
+use rustc_hash::FxHashMap;
+
 use crate::level::{Cell, Direction, Level};
+
+/// The most goals ordered: the order asks a search of every remaining goal for every
+/// goal taken out, so on a level of a thousand goals it would take hours. Beyond it the
+/// goals come in cell order (real collections have a few dozen goals at most).
+const MAX_ORDERED_GOALS: usize = 100;
 
 /// The goals of `level` in the player's `region`, in the order to fill them.
 pub fn packing_order(level: &Level, region: &[bool]) -> Vec<Cell> {
     let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
+    if goals.len() > MAX_ORDERED_GOALS {
+        return goals;
+    }
     let mut boxes = vec![false; level.cell_count()];
     for &g in &goals {
         boxes[g] = true;
@@ -44,36 +54,37 @@ pub fn packing_order(level: &Level, region: &[bool]) -> Vec<Cell> {
 /// other boxes of `boxes` in place and the player walking (with the box in the way);
 /// `None` when it cannot leave.
 fn pulls_to_leave(level: &Level, region: &[bool], boxes: &[bool], from: Cell) -> Option<usize> {
-    let n = level.cell_count();
     let free = |c: Cell, b: Cell| region[c] && !level.is_wall(c) && c != b && !boxes[c];
-    // States (box cell, player cell); pulls cost one, walks nothing.
-    let index = |b: Cell, p: Cell| b * n + p;
-    let mut dist = vec![u32::MAX; n * n];
+    // States (box cell, player cell); pulls cost one, walks nothing. Only the states
+    // reached are stored: a table of every (box, player) pair grows with the square of
+    // the board (tens of gigabytes on a board of 100 000 cells).
+    let mut dist: FxHashMap<(Cell, Cell), u32> = FxHashMap::default();
+    let unseen = u32::MAX;
     let mut queue = VecDeque::new();
     for d in Direction::ALL {
         let p = level.neighbor(from, d);
         if free(p, from) {
-            dist[index(from, p)] = 0;
+            dist.insert((from, p), 0);
             queue.push_back((from, p));
         }
     }
     while let Some((b, p)) = queue.pop_front() {
-        let cost = dist[index(b, p)];
+        let cost = dist[&(b, p)];
         if !level.is_goal(b) {
             return Some(cost as usize);
         }
         for d in Direction::ALL {
             // A walk.
             let q = level.neighbor(p, d);
-            if free(q, b) && dist[index(b, q)] > cost {
-                dist[index(b, q)] = cost;
+            if free(q, b) && *dist.get(&(b, q)).unwrap_or(&unseen) > cost {
+                dist.insert((b, q), cost);
                 queue.push_front((b, q));
             }
             // A pull: the player beside the box steps away from it, the box follows.
             if level.neighbor(b, d) == p {
                 let beyond = level.neighbor(p, d);
-                if free(beyond, b) && dist[index(p, beyond)] > cost + 1 {
-                    dist[index(p, beyond)] = cost + 1;
+                if free(beyond, b) && *dist.get(&(p, beyond)).unwrap_or(&unseen) > cost + 1 {
+                    dist.insert((p, beyond), cost + 1);
                     queue.push_back((p, beyond));
                 }
             }

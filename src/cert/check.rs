@@ -21,6 +21,10 @@ pub struct Checked {
     pub deleted: usize,
 }
 
+/// The largest variable a literal may name: DIMACS variables are 32-bit, and a literal
+/// as large as `i64::MIN` would have no negation.
+const MAX_VARIABLE: u64 = i32::MAX as u64;
+
 /// Parses DIMACS CNF: the clauses in order, each a list of non-zero literals.
 pub fn parse_cnf(text: &str) -> Result<Vec<Vec<i64>>, String> {
     let mut clauses = Vec::new();
@@ -43,6 +47,12 @@ pub fn parse_cnf(text: &str) -> Result<Vec<Vec<i64>>, String> {
             let lit: i64 = word
                 .parse()
                 .map_err(|_| format!("line {}: {word:?} is not a literal", number + 1))?;
+            if lit.unsigned_abs() > MAX_VARIABLE {
+                return Err(format!(
+                    "line {}: literal {lit} is out of range (variables go up to {MAX_VARIABLE})",
+                    number + 1
+                ));
+            }
             if lit == 0 {
                 clauses.push(std::mem::take(&mut current));
             } else {
@@ -66,6 +76,9 @@ pub fn parse_cnf(text: &str) -> Result<Vec<Vec<i64>>, String> {
 /// Checks the LRAT proof `proof` against the clauses `formula` (clause `i` has id
 /// `i + 1`): `Ok` when every step holds and the empty clause is derived.
 pub fn check_lrat(formula: &[Vec<i64>], proof: &str) -> Result<Checked, String> {
+    if let Some(l) = (formula.iter().flatten()).find(|l| l.unsigned_abs() > MAX_VARIABLE) {
+        return Err(format!("the formula has the literal {l}, out of range"));
+    }
     let mut db: HashMap<u64, Vec<i64>> = HashMap::with_capacity(formula.len());
     for (i, clause) in formula.iter().enumerate() {
         db.insert(i as u64 + 1, clause.clone());
@@ -107,6 +120,11 @@ pub fn check_lrat(formula: &[Vec<i64>], proof: &str) -> Result<Checked, String> 
             .position(|&n| n == 0)
             .ok_or_else(|| at("no 0 after the literals".into()))?;
         let (clause, rest) = (&numbers[..split], &numbers[split + 1..]);
+        if let Some(l) = clause.iter().find(|l| l.unsigned_abs() > MAX_VARIABLE) {
+            return Err(at(format!(
+                "literal {l} is out of range (variables go up to {MAX_VARIABLE})"
+            )));
+        }
         let hints = match rest.split_last() {
             Some((0, hints)) => hints,
             _ => return Err(at("the hints do not end with 0".into())),
@@ -191,5 +209,15 @@ mod tests {
         assert!(parse_cnf("p cnf 1 2\n1 0\n").is_err());
         assert!(parse_cnf("1 0\n").is_err());
         assert!(parse_cnf("p cnf 1 1\n1 x 0\n").is_err());
+        // A literal beyond 32 bits (i64::MIN has no negation) is refused, not negated.
+        let e = parse_cnf("p cnf 1 1\n-9223372036854775808 0\n").unwrap_err();
+        assert!(
+            e.starts_with("line 2: literal -9223372036854775808 is out of range"),
+            "{e}"
+        );
+        let formula = parse_cnf(CNF).unwrap();
+        let e = check_lrat(&formula, "5 -9223372036854775808 0 1 0\n").unwrap_err();
+        assert!(e.contains("out of range"), "{e}");
+        assert!(check_lrat(&[vec![i64::MIN]], "2 0 1 0\n").is_err());
     }
 }

@@ -20,6 +20,7 @@ use varisat::{ExtendFormula, Solver};
 
 use crate::encode::EncodingKind;
 use crate::encode::formula::Unrolled;
+use crate::encode::pushes::{MAX_LAYER_VARIABLES, layer_variables};
 use crate::engine::Stop;
 use crate::game::Metric;
 use crate::level::Level;
@@ -73,6 +74,14 @@ pub fn certify(
     let kind = EncodingKind::for_metric(metric);
     if level.has_ice() && !kind.supports_ice() {
         return Err(format!("the {kind} encoding does not model ice"));
+    }
+    if kind == EncodingKind::Pushes {
+        let layers = layer_variables(level, &crate::game::player_region(level));
+        if layers > MAX_LAYER_VARIABLES {
+            return Err(format!(
+                "the formula would be too large: {layers} reachability variables per step"
+            ));
+        }
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let base = dir.join(format!("{stem}-{}", level.number));

@@ -49,6 +49,30 @@ pub fn outcomes(level: &Level, from: Cell, dir: Direction) -> Vec<Outcome> {
     found
 }
 
+/// The most cells the outcomes of one step may read (see [`outcome_cells`]); beyond it
+/// the formula would take gigabytes, and the level is refused.
+pub const MAX_OUTCOME_CELLS: usize = 4_000_000;
+
+/// An upper estimate of the cells the outcomes of every move read: a move's outcomes
+/// read the cells along its slide, one outcome more for each place a box can stop it,
+/// so a straight line of n ice cells costs about n² per move. The outcome table and
+/// every step's clauses grow with it.
+pub fn outcome_cells(level: &Level) -> usize {
+    let mut total = 0usize;
+    for c in level.open_cells() {
+        for d in Direction::ALL {
+            let mut run = 0usize;
+            let mut x = level.neighbor(c, d);
+            while level.is_ice(x) {
+                run += 1;
+                x = level.neighbor(x, d);
+            }
+            total = total.saturating_add((run + 2) * (run + 2));
+        }
+    }
+    total
+}
+
 /// The ice-aware `moves` encoding of one level.
 pub struct IceMovesEncoding {
     level: Level,

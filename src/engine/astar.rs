@@ -133,6 +133,9 @@ pub fn optimal_pushes(
     let mut expanded = 0usize;
 
     let max_pushes = limits.max_pushes.map_or(i64::MAX, |m| m as i64);
+    // The clock is read every 1024 expansions, more often when an expansion is costly:
+    // with a thousand boxes one expansion makes thousands of children.
+    let check_every = (1024 / start_boxes.len().max(1)).max(1);
     while let Some((Reverse(f), pushes, id)) = queue.pop() {
         let node = &nodes[id as usize];
         if node.pushes < pushes {
@@ -149,7 +152,7 @@ pub fn optimal_pushes(
             return (SearchAnswer::Plan(path_to(&nodes, id)), nodes.len());
         }
         expanded += 1;
-        if expanded.is_multiple_of(1024) && stop.should_stop() {
+        if expanded.is_multiple_of(check_every) && stop.should_stop() {
             return (SearchAnswer::Stopped(StopReason::Time), nodes.len());
         }
         let boxes = node.boxes.clone();

@@ -74,7 +74,13 @@ pub fn optimal_plan(
     if let Some(reason) = &analysis.unsolvable {
         return (Verdict::unsolvable(reason), 0);
     }
-    let distance = |c: u16| analysis.pushes_to_goal[c as usize];
+    // A box outside the player's region stands on a goal for good (else the level is
+    // unsolvable): it costs nothing, though its distance is UNREACHABLE (which summed
+    // with the others would overflow).
+    let distance = |c: u16| match analysis.region[c as usize] {
+        true => analysis.pushes_to_goal[c as usize],
+        false => 0,
+    };
     let estimate = |boxes: &[u16]| boxes.iter().map(|&b| distance(b)).sum::<u32>();
     let step_cost = |pushed: bool| -> Cost {
         match metric {

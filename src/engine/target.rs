@@ -6,7 +6,7 @@
 
 use super::push_search::Push;
 use super::{Stop, Task};
-use crate::encode::pushes::{PushesEncoding, Reach, Target};
+use crate::encode::pushes::{MAX_LAYER_VARIABLES, PushesEncoding, Reach, Target, layer_variables};
 use crate::encode::{Decoded, Encoding};
 use crate::game::{Plan, State, apply_move};
 use crate::level::Level;
@@ -40,6 +40,10 @@ pub fn fewest_pushes(
     let Ok(mut backend) = task.solver.backend(Some(stop.interrupt())) else {
         return Reached::Stopped;
     };
+    // On a board where one step alone would take gigabytes, nothing is asked.
+    if layer_variables(start, &analysis.region) > MAX_LAYER_VARIABLES {
+        return Reached::Stopped;
+    }
     let mut encoding = PushesEncoding::new(start, &analysis, Reach::Layered);
     let mut k = min;
     while k <= max {

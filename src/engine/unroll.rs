@@ -10,6 +10,8 @@ use super::{
     Task, Verdict,
 };
 use crate::analysis::Analysis;
+use crate::encode::ice_moves::{MAX_OUTCOME_CELLS, outcome_cells};
+use crate::encode::pushes::{MAX_LAYER_VARIABLES, layer_variables};
 use crate::encode::{Decoded, Encoding, EncodingKind};
 use crate::game::{Metric, Plan};
 use crate::level::Level;
@@ -74,6 +76,17 @@ fn solve(
 ) -> Result<Outcome, SolveError> {
     let (level, analysis) = (task.level, task.analysis);
     let (kind, fallback_from) = encoding_for(task);
+    check_supported(level, kind)?;
+    if kind == EncodingKind::Pushes {
+        let layers = layer_variables(level, &analysis.region);
+        if layers > MAX_LAYER_VARIABLES {
+            return Err(SolveError::Unsupported(format!(
+                "the player's walks on this level are too long for the pushes encoding: \
+                 one step would add about {layers} reachability variables (at most \
+                 {MAX_LAYER_VARIABLES}); use --encoding pushes-lazy or --engine astar"
+            )));
+        }
+    }
     let metric = kind.metric();
     let mut cuts = 0;
     let finish = |verdict, backend: &dyn SatBackend, cuts: usize| {
@@ -107,7 +120,15 @@ fn solve(
         if let Some(why) = why {
             return Ok(finish(Verdict::Stopped { why }, backend.as_ref(), cuts));
         }
+        // The first bound is the lower bound, which on a large level is many steps
+        // from step 0: the stop is asked before each step, not only once per bound.
         while encoding.steps() < k {
+            if stop.should_stop() {
+                let verdict = Verdict::Stopped {
+                    why: StopReason::Time,
+                };
+                return Ok(finish(verdict, backend.as_ref(), cuts));
+            }
             encoding.add_step(backend.as_mut());
         }
         encoding.goal_literal(k, backend.as_mut());
@@ -227,12 +248,23 @@ pub fn solve_bound(
     }
 }
 
-/// Whether `kind` can encode `level` (ice needs an encoding that models slides).
+/// Whether `kind` can encode `level` (ice needs an encoding that models slides, and
+/// lines of ice short enough for its outcome table).
 pub fn check_supported(level: &Level, kind: EncodingKind) -> Result<(), SolveError> {
     if level.has_ice() && !kind.supports_ice() {
         return Err(SolveError::Unsupported(format!(
             "the {kind} encoding does not handle ice yet; this level has ice"
         )));
+    }
+    if level.has_ice() {
+        let cells = outcome_cells(level);
+        if cells > MAX_OUTCOME_CELLS {
+            return Err(SolveError::Unsupported(format!(
+                "the lines of ice are too long for the {kind} encoding: its moves would read \
+                 about {cells} cells per step (at most {MAX_OUTCOME_CELLS}); use --engine \
+                 astar"
+            )));
+        }
     }
     Ok(())
 }

@@ -3,6 +3,11 @@
 
 use super::{Level, LevelError, LevelErrorKind, Tile};
 
+/// The most cells a level may have, the border of walls around the board included (a
+/// 254 × 254 board): the searches store cells in 16 bits, and the analysis keeps tables
+/// over pairs of cells.
+pub const MAX_CELLS: usize = 1 << 16;
+
 /// One cell as written in the file.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SourceCell {
@@ -30,6 +35,10 @@ pub(crate) fn assemble(
         column,
         kind,
     };
+    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    if (width + 2).saturating_mul(rows.len() + 2) > MAX_CELLS {
+        return Err(err(first_line, None, LevelErrorKind::TooLarge));
+    }
     let mut player: Option<(usize, usize, &SourceCell)> = None;
     let (mut boxes, mut goals) = (0, 0);
     for (r, row) in rows.iter().enumerate() {

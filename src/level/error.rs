@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use super::board::MAX_CELLS;
+
 /// What is wrong with the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LevelErrorKind {
@@ -12,6 +14,9 @@ pub enum LevelErrorKind {
     DanglingCount,
     /// A run-length count is absurdly large.
     CountTooLarge,
+    /// The board has more cells than a level may have ([`MAX_CELLS`], the border of
+    /// walls around it included).
+    TooLarge,
     /// The level has no player.
     NoPlayer,
     /// The level has a second player; the first one's line and column are given.
@@ -77,6 +82,11 @@ impl fmt::Display for LevelErrorKind {
                 )
             }
             LevelErrorKind::CountTooLarge => write!(f, "run-length count is too large"),
+            LevelErrorKind::TooLarge => write!(
+                f,
+                "the level is too large: at most {MAX_CELLS} cells fit, the border of walls \
+                 around the board included"
+            ),
             LevelErrorKind::NoPlayer => write!(
                 f,
                 "the level has no player (@ + & in XSB, 17 27 37 in a numeric grid)"

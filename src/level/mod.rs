@@ -8,6 +8,7 @@ mod error;
 mod numeric;
 mod xsb;
 
+pub use board::MAX_CELLS;
 pub use direction::Direction;
 pub use error::{LevelError, LevelErrorKind};
 pub use numeric::{looks_numeric, parse_numeric_entries};

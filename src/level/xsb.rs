@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use super::board::{SourceCell, assemble};
+use super::board::{MAX_CELLS, SourceCell, assemble};
 use super::{Level, LevelError, LevelErrorKind, Tile};
 
 /// How one line of the file is read.
@@ -83,9 +83,11 @@ fn cell_from_char(c: char) -> Option<(Tile, bool, bool, bool)> {
 const MAX_RUN: usize = 10_000;
 
 /// Expands one board line (run-length encoding, `|` row breaks) into rows of cells.
+/// `budget` is the number of cells the level may still have; it shrinks with every cell.
 fn expand_board_line(
     line: &str,
     line_number: usize,
+    budget: &mut usize,
 ) -> Result<Vec<Vec<SourceCell>>, (usize, LevelErrorKind)> {
     let mut rows = vec![Vec::new()];
     let mut count: Option<usize> = None;
@@ -113,7 +115,13 @@ fn expand_board_line(
         let Some((tile, goal, has_box, player)) = cell_from_char(c) else {
             return Err((column, LevelErrorKind::BadCharacter(c)));
         };
+        let run_column = if count.is_some() {
+            count_column
+        } else {
+            column
+        };
         let n = count.take().unwrap_or(1);
+        *budget = (budget.checked_sub(n)).ok_or((run_column, LevelErrorKind::TooLarge))?;
         let row = rows.last_mut().expect("rows is never empty");
         for _ in 0..n {
             row.push(SourceCell {
@@ -548,14 +556,17 @@ fn build_level(
     end: usize,
 ) -> Result<Level, LevelError> {
     let mut rows: Vec<Vec<SourceCell>> = Vec::new();
+    // Cells are counted as they are read, so a huge board is refused before it is built.
+    let mut budget = MAX_CELLS;
     for (i, line) in lines.iter().enumerate().take(end).skip(start) {
-        let expanded = expand_board_line(line, i + 1).map_err(|(column, kind)| LevelError {
-            file: file.to_string(),
-            level: Some(number),
-            line: Some(i + 1),
-            column: Some(column),
-            kind,
-        })?;
+        let expanded =
+            expand_board_line(line, i + 1, &mut budget).map_err(|(column, kind)| LevelError {
+                file: file.to_string(),
+                level: Some(number),
+                line: Some(i + 1),
+                column: Some(column),
+                kind,
+            })?;
         rows.extend(expanded);
     }
     assemble(file, number, start + 1, &rows)

@@ -86,6 +86,12 @@ impl SolverAnswer {
     }
 }
 
+/// The largest variable an answer may name: far more than any formula satsoko writes
+/// (its DIMACS file would take gigabytes), and a model that large still takes only
+/// 64 MiB. The model is a table up to the largest variable named, so without a limit
+/// one literal such as `2147483647` would allocate 2 GiB.
+pub const MAX_VARIABLE: usize = 1 << 26;
+
 /// Reads a solver answer: SAT-competition output (`s SATISFIABLE` and `v ... 0` lines,
 /// other lines ignored) or a plain list of signed literals. Errors name the line.
 pub fn parse_answer(text: &str) -> Result<SolverAnswer, String> {
@@ -139,8 +145,11 @@ pub fn parse_answer(text: &str) -> Result<SolverAnswer, String> {
             }
             saw_literal = true;
             let var = n.unsigned_abs() as usize;
-            if var > i32::MAX as usize {
-                return Err(format!("line {}: variable {var} is out of range", i + 1));
+            if var > MAX_VARIABLE {
+                return Err(format!(
+                    "line {}: variable {var} is out of range (at most {MAX_VARIABLE})",
+                    i + 1
+                ));
             }
             if model.len() <= var {
                 model.resize(var + 1, false);
@@ -192,5 +201,12 @@ mod tests {
         assert_eq!(parse_answer("s UNKNOWN\n").unwrap(), SolverAnswer::Unknown);
         assert!(parse_answer("1 x 0").unwrap_err().contains("line 1"));
         assert!(parse_answer("s SATISFIABLE\n").is_err());
+        // A variable far beyond any formula is refused before a model is made for it.
+        let e = parse_answer("s SATISFIABLE\nv 1 -2147483647 0\n").unwrap_err();
+        assert!(
+            e.starts_with("line 2: variable 2147483647 is out of range"),
+            "{e}"
+        );
+        assert!(parse_answer("v 67108864 0").is_ok());
     }
 }

@@ -136,7 +136,14 @@ pub fn find_plan(task: &Task, techniques: &Techniques, stop: &Stop) -> (SearchAn
             return (answer, stats(&searches));
         }
     }
-    // Searches still running; the answer of the last one to give up.
+    // Searches still running; the answer of the last one to give up. The clock is read
+    // between slices, so a slice is shorter when an expansion is costly (its children
+    // and their heuristic grow with the boxes): with a thousand boxes a whole slice took
+    // minutes. Up to 64 boxes, as in every real collection, it stays `SLICE`.
+    let slice = match boxes {
+        0..=64 => SLICE,
+        _ => (SLICE * 64 * 64 / (boxes * boxes)).max(1),
+    };
     let mut running: Vec<usize> = (0..searches.len()).collect();
     let mut last = SearchAnswer::Stopped(StopReason::GaveUp);
     while !running.is_empty() {
@@ -145,7 +152,7 @@ pub fn find_plan(task: &Task, techniques: &Techniques, stop: &Stop) -> (SearchAn
         }
         let mut i = 0;
         while i < running.len() {
-            match searches[running[i]].advance(SLICE) {
+            match searches[running[i]].advance(slice) {
                 None => i += 1,
                 Some(answer @ SearchAnswer::Stopped(_)) => {
                     last = answer;
