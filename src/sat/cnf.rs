@@ -15,11 +15,16 @@ pub fn at_most_one(sink: &mut dyn ClauseSink, terms: &[Term]) {
     at_most_one_up_to(sink, terms, PAIRWISE_LIMIT);
 }
 
-/// At most one of `terms` is true, pairwise whatever their number: no auxiliary
-/// variable, for formulas asked many small questions, where every variable costs the
-/// solver on each of them.
+/// Above this many literals even [`at_most_one_pairwise`] writes a ladder: two thousand
+/// literals already make two million pairs, and a board of thousands of cells would
+/// make hundreds of millions.
+pub const PAIRWISE_MAX: usize = 2000;
+
+/// At most one of `terms` is true, pairwise up to [`PAIRWISE_MAX`] literals: no
+/// auxiliary variable, for formulas asked many small questions, where every variable
+/// costs the solver on each of them.
 pub fn at_most_one_pairwise(sink: &mut dyn ClauseSink, terms: &[Term]) {
-    at_most_one_up_to(sink, terms, usize::MAX);
+    at_most_one_up_to(sink, terms, PAIRWISE_MAX);
 }
 
 /// At most one of `terms`, pairwise up to `pairwise_limit` literals, a ladder above.

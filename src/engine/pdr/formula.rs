@@ -39,9 +39,6 @@ pub(super) struct OnePush {
     region: Vec<bool>,
 }
 
-/// The most pushes whose "at most one" is written pairwise (two million clauses).
-const PAIRWISE_PUSHES: usize = 2000;
-
 impl OnePush {
     /// Writes the formula of `level` into `solver`: boxes on the cells that can hold one
     /// (the player's region, live cells), every push between two such cells with the
@@ -82,15 +79,10 @@ impl OnePush {
             }
         }
         let terms: Vec<Term> = pushes.iter().map(|p| Term::Lit(p.lit)).collect();
-        // Pairwise, so the many small questions pay for no ladder variables; on a board
-        // of thousands of cells the pairs would be hundreds of millions of clauses, so
-        // a ladder takes over there.
+        // Pairwise, so the many small questions pay for no ladder variables (a ladder
+        // only on boards of thousands of pushes, see `cnf::PAIRWISE_MAX`).
         cnf::at_least_one(&mut *solver, &terms);
-        if terms.len() <= PAIRWISE_PUSHES {
-            cnf::at_most_one_pairwise(&mut *solver, &terms);
-        } else {
-            cnf::at_most_one(&mut *solver, &terms);
-        }
+        cnf::at_most_one_pairwise(&mut *solver, &terms);
         let mut into = vec![Vec::new(); cells];
         let mut out_of = vec![Vec::new(); cells];
         for p in &pushes {
