@@ -243,14 +243,26 @@ fn searches_refuse_what_they_cannot_do() {
             assert_eq!(run.stdout, "", "{run:?}");
             assert!(run.stderr.contains(search), "{run:?}");
         }
-        // Ice is not modelled (but by astar's state search): an input error naming
-        // the reason and the engine that takes it.
-        if search != "astar" {
-            let run = expect_code(&[ICE, "--level", "1", "--engine", search], 1);
-            assert!(
-                run.stderr.contains("ice") && run.stderr.contains("astar"),
-                "{run:?}"
-            );
-        }
+        // Every push search slides its boxes on ice.
+        let run = expect_code(&[ICE, "--level", "1", "--engine", search], 0);
+        assert!(run.stdout.contains("optimal in pushes"), "{run:?}");
     }
+    // The goal-by-goal planner asks the unrolled `pushes` formula, which has no
+    // slides: an input error naming the reason and the engines that take ice.
+    let run = expect_code(
+        &[
+            ICE,
+            "--level",
+            "1",
+            "--engine",
+            "subgoals",
+            "--optimize",
+            "none",
+        ],
+        1,
+    );
+    assert!(
+        run.stderr.contains("ice") && run.stderr.contains("astar"),
+        "{run:?}"
+    );
 }

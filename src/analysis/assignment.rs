@@ -41,14 +41,19 @@ pub struct Assignment {
 }
 
 impl Assignment {
-    /// The distances of `level`'s goals in `region`.
+    /// The distances of `level`'s goals in `region` (on ice, those of the slide
+    /// analysis, [`super::ice`]).
     pub fn new(level: &Level, region: &[bool]) -> Assignment {
         let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
-        let sides = box_sides(level, region);
-        let dist = goals
-            .iter()
-            .map(|&g| push_distances_with_sides(level, region, &sides, [g]))
-            .collect();
+        let dist = if level.has_ice() {
+            // Boxes slide: the distances of the over-approximated push graph.
+            super::ice::ice_goal_distances(level, region, &goals)
+        } else {
+            let sides = box_sides(level, region);
+            (goals.iter())
+                .map(|&g| push_distances_with_sides(level, region, &sides, [g]))
+                .collect()
+        };
         Assignment {
             goals,
             dist,

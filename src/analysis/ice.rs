@@ -85,6 +85,17 @@ pub fn ice_distances(level: &Level, region: &[bool], boxes: &[Cell]) -> IceDista
     }
 }
 
+/// For each goal of `goals`, the pushes a box at each cell needs at least to reach that
+/// goal in the over-approximated push graph (`UNREACHABLE` where it cannot): the
+/// per-goal distances of the assignment of boxes to goals on ice.
+pub fn ice_goal_distances(level: &Level, region: &[bool], goals: &[Cell]) -> Vec<Vec<u32>> {
+    let graph = PushGraph::new(level, region);
+    goals
+        .iter()
+        .map(|&g| bfs(level, [g], |c, out| out.extend(&graph.backward[c])))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

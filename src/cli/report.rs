@@ -70,11 +70,9 @@ pub struct ReportStats {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     queries: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    replayed: Option<u64>,
+    refuted: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     lemmas: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    table_lemmas: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     base_variables: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -99,9 +97,8 @@ impl ReportStats {
     fn of(s: &Statistics) -> Option<ReportStats> {
         let r = ReportStats {
             queries: s.queries,
-            replayed: s.replayed,
+            refuted: s.refuted,
             lemmas: s.lemmas,
-            table_lemmas: s.table_lemmas,
             base_variables: s.base_formula.map(|f| f.variables),
             base_clauses: s.base_formula.map(|f| f.clauses),
             positions: s.positions,
@@ -137,8 +134,7 @@ impl ReportStats {
         lines.extend(self.pdr_words());
         if self.tables_full {
             lines.push(
-                "its tables reached their memory limit and stopped growing (it then learns \
-                 no more positions)"
+                "its lemmas reached their limit and stopped growing (it then learns no more)"
                     .to_string(),
             );
         }
@@ -148,17 +144,9 @@ impl ReportStats {
     /// `pdr`'s counters in words.
     fn pdr_words(&self) -> Option<String> {
         let queries = self.queries?;
-        let lemmas = self.lemmas.unwrap_or(0);
-        let replayed = match self.replayed.unwrap_or(0) {
-            0 => String::new(),
-            1 => " (and 1 push taken without one)".to_string(),
-            n => format!(" (and {n} pushes taken without one)"),
-        };
-        let noun = if lemmas == 1 { "lemma" } else { "lemmas" };
-        let table = match self.table_lemmas.unwrap_or(0) {
-            0 => String::new(),
-            n => format!(" ({n} of them in the whole-position table)"),
-        };
+        let refuted = plural(self.refuted.unwrap_or(0), "position");
+        let lemmas = plural(self.lemmas.unwrap_or(0), "lemma");
+        let questions = plural(queries, "SAT question");
         let formula = match (self.base_variables, self.base_clauses) {
             (Some(v), Some(c)) => {
                 format!("; one-push formula of {v} variables and {c} clauses")
@@ -166,7 +154,7 @@ impl ReportStats {
             _ => String::new(),
         };
         Some(format!(
-            "{queries} queries{replayed}, {lemmas} {noun}{table}{formula}"
+            "{refuted} refuted for good, {questions}, {lemmas}{formula}"
         ))
     }
 }

@@ -30,12 +30,12 @@ pub struct Anytime;
 static ABOUT: About = About {
     name: "anytime",
     summary: "the plan finder and pdr side by side: a plan fast, proved push-optimal when \
-              the bound meets it (no ice, 2 cores)",
+              the bound meets it (2 cores)",
     metrics: &[Metric::Pushes],
     optimal: true,
     sat: SatUse::InProcess,
     encodings: false,
-    ice: false,
+    ice: true,
     cores: 2,
     auto: true,
 };
@@ -126,8 +126,9 @@ fn find_and_shorten(
         board.offer(task.level, plan.clone(), "finder");
         first_plan.cancel();
     }
-    // Stopped by the other planner's plan: shorten that one.
-    if let Some(best) = board.best()
+    // Stopped by the other planner's plan: shorten that one (with the unrolled
+    // `pushes` formula, which has no slides: not on ice).
+    if let Some(best) = board.best().filter(|_| !task.level.has_ice())
         && let Some(pushes) = pushes_of(task.level, &best.plan)
     {
         let (_, done) = shorten(task, pushes, stop, board, "SAT windows");
@@ -147,7 +148,8 @@ fn goal_by_goal(
     first_plan: &Stop,
     board: &Incumbent,
 ) -> Option<Result<Outcome, SolveError>> {
-    if !Techniques::from_env().subgoals {
+    // Its questions go to the unrolled `pushes` formula, which has no slides.
+    if !Techniques::from_env().subgoals || task.level.has_ice() {
         return None;
     }
     let outcome = Subgoals.run(task, &stop.either(first_plan), board);

@@ -126,7 +126,10 @@ pub fn optimal_pushes(
     }];
     let mut index: HashMap<(Box<[u16]>, u16), u32> = HashMap::new();
     index.insert((start_boxes.clone(), start_player as u16), 0);
-    let start_h = potential(&start_boxes);
+    // The potential of a solved position need not be 0 (it is the goals' own
+    // potential, at most 0): a lower bound below 0 says nothing, and a solved position
+    // must be taken off the queue at its length, so the bound is clamped at 0.
+    let start_h = potential(&start_boxes).max(0);
     // Smallest f first; among equal f the deeper node, which is closer to a plan.
     let mut queue = BinaryHeap::from([(Reverse(start_h), 0u32, 0u32)]);
     let mut cut_by_bound = false;
@@ -184,7 +187,7 @@ pub fn optimal_pushes(
                     next.sort_unstable();
                     let player = child_reach.fill(level, &mask, b) as u16;
                     let g = pushes + 1;
-                    let f = g as i64 + h + heuristic.change(b, to);
+                    let f = g as i64 + (h + heuristic.change(b, to)).max(0);
                     if f > max_pushes {
                         cut_by_bound = true;
                     } else {

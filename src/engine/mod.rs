@@ -14,6 +14,7 @@
 //! A new engine is a file or folder here and one line in [`registry::ENGINES`].
 
 pub mod anytime;
+pub mod arena;
 pub mod astar;
 pub mod finder;
 mod incumbent;

@@ -84,14 +84,12 @@ impl FormulaSize {
 /// Counters an engine reports (`None`: it has no such thing).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Statistics {
-    /// SAT questions asked (`pdr`).
+    /// SAT questions asked (`pdr`: one per position refuted for good).
     pub queries: Option<u64>,
-    /// Pushes taken without a SAT question: listed by the rules, or found before (`pdr`).
-    pub replayed: Option<u64>,
-    /// Lemmas learned (`pdr`).
+    /// Positions refuted for good: none of their pushes leads anywhere (`pdr`).
+    pub refuted: Option<u64>,
+    /// Lemmas learned: partial positions refuted for good (`pdr`).
     pub lemmas: Option<u64>,
-    /// Of the lemmas, those kept in the whole-position table (`pdr`).
-    pub table_lemmas: Option<u64>,
     /// The engine's own formula before anything was learned (`pdr`'s one-push formula).
     pub base_formula: Option<FormulaSize>,
     /// Cut clauses a lazy encoding added (`unroll` with `pushes-lazy`).

@@ -3,11 +3,13 @@
 //! pushes. Every plan any engine produces is replayed here before it is shown.
 
 pub mod plan;
+pub mod push_moves;
 pub mod region;
 pub mod rules;
 pub mod walk;
 
 pub use plan::{Metric, Move, Plan, VerifyError};
+pub use push_moves::{PushMove, PushMoves};
 pub use region::{Region, player_region};
 pub use rules::{
     Convention, Illegal, MoveEffect, Replay, ReplayError, State, apply_move, replay, replay_in,

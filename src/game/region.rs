@@ -30,6 +30,10 @@ pub struct Region {
     /// For fills that record walks: the cell each reached cell was entered from, and
     /// the direction of that step.
     parent: Vec<(u32, Direction)>,
+    /// For [`Region::name`] on ice: the steps of the fill as (to, from), and the stamps
+    /// of the walk back.
+    back: Vec<(Cell, Cell)>,
+    back_stamp_of: Vec<u32>,
 }
 
 impl Region {
@@ -57,6 +61,8 @@ impl Region {
             stamp: 0,
             queue: Vec::new(),
             parent: Vec::new(),
+            back: Vec::new(),
+            back_stamp_of: Vec::new(),
         }
     }
 
@@ -65,6 +71,51 @@ impl Region {
     /// name).
     pub fn fill(&mut self, level: &Level, boxes: &[bool], from: Cell) -> Cell {
         self.flood(level, boxes, from, None, false).0
+    }
+
+    /// Fills from `from` around `boxes` (as [`Region::fill`]) and returns the name of the
+    /// player's *place*: the smallest cell the player can walk to and back from. Walks
+    /// cost nothing, so two players of one place have the same pushes ahead of them.
+    /// Without ice every walk can be walked back and the place is the whole region (the
+    /// name is [`Region::fill`]'s); on ice a slide can be one-way, and the place is the
+    /// part of the fill from which `from` can be reached again.
+    pub fn name(&mut self, level: &Level, boxes: &[bool], from: Cell) -> Cell {
+        let smallest = self.fill(level, boxes, from);
+        if self.steps == Steps::Adjacent {
+            return smallest;
+        }
+        // The fill's queue holds every cell it reached; list its steps backwards.
+        self.back.clear();
+        for &c in &self.queue {
+            for dir in Direction::ALL {
+                let n = level.neighbor(c, dir);
+                if !level.is_wall(n) && !boxes[n] {
+                    self.back.push((slide_end(level, boxes, n, dir), c));
+                }
+            }
+        }
+        self.back.sort_unstable();
+        if self.back_stamp_of.len() != self.stamp_of.len() {
+            self.back_stamp_of = vec![0; self.stamp_of.len()];
+        }
+        let stamp = self.stamp;
+        self.back_stamp_of[from] = stamp;
+        let mut stack = vec![from];
+        let mut name = from;
+        while let Some(c) = stack.pop() {
+            name = name.min(c);
+            let first = self.back.partition_point(|&(to, _)| to < c);
+            for &(to, before) in &self.back[first..] {
+                if to != c {
+                    break;
+                }
+                if self.back_stamp_of[before] != stamp {
+                    self.back_stamp_of[before] = stamp;
+                    stack.push(before);
+                }
+            }
+        }
+        name
     }
 
     /// Whether `target` is in the region of `from` around `boxes`: a fill that stops
@@ -119,6 +170,7 @@ impl Region {
         if self.stamp == u32::MAX {
             // After four billion fills, start the stamps again.
             self.stamp_of.fill(0);
+            self.back_stamp_of.fill(0);
             self.stamp = 0;
         }
         self.stamp += 1;

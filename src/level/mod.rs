@@ -95,6 +95,8 @@ pub struct Level {
     width: usize,
     height: usize,
     tiles: Vec<Tile>,
+    /// Whether any tile is ice (asked in the searches' inner loops).
+    any_ice: bool,
     goals: Vec<bool>,
     boxes: Vec<bool>,
     player: Cell,
@@ -128,6 +130,7 @@ impl Level {
             first_line: 1,
             width,
             height,
+            any_ice: tiles.contains(&Tile::Ice),
             tiles,
             goals,
             boxes,
@@ -184,7 +187,7 @@ impl Level {
 
     /// Whether the level has any ice at all.
     pub fn has_ice(&self) -> bool {
-        self.tiles.contains(&Tile::Ice)
+        self.any_ice
     }
 
     /// Whether `cell` is a goal.

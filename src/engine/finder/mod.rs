@@ -16,7 +16,6 @@
 //! Every technique can be switched off for measurements with the environment variable
 //! `SATSOKO_FINDER_OFF`, a comma-separated list of the names in [`Techniques`].
 
-mod arena;
 mod corral;
 mod features;
 mod frontier;
@@ -116,7 +115,7 @@ pub struct FinderStats {
     pub expanded: u64,
 }
 
-/// Searches `task`'s level (without ice) for a plan with the `techniques`, checking
+/// Searches `task`'s level for a plan with the `techniques`, checking
 /// `stop`. A plan comes back as its pushes. Running out of positions proves the level
 /// unsolvable only for a search that skipped none (no macro, no corral pruning).
 pub fn find_plan(task: &Task, techniques: &Techniques, stop: &Stop) -> (SearchAnswer, FinderStats) {
@@ -165,17 +164,17 @@ pub fn find_plan(task: &Task, techniques: &Techniques, stop: &Stop) -> (SearchAn
     (last, stats(&searches))
 }
 
-/// The plan finder alone: a verified plan, no proof of optimality, no ice.
+/// The plan finder alone: a verified plan, no proof of optimality.
 pub struct Finder;
 
 static ABOUT: About = About {
     name: "finder",
-    summary: "best-first plan finder: a verified plan fast, no optimality proof (no ice)",
+    summary: "best-first plan finder: a verified plan fast, no optimality proof",
     metrics: &[Metric::Pushes],
     optimal: false,
     sat: SatUse::None,
     encodings: false,
-    ice: false,
+    ice: true,
     cores: 1,
     auto: true,
 };

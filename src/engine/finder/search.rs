@@ -3,15 +3,15 @@
 //! searches can share a core).
 
 use super::Techniques;
-use super::arena::{Arena, Step};
 use super::corral::Corrals;
 use super::features::Features;
 use super::frontier::Frontier;
 use crate::analysis::{Analysis, Assignment, frozen_off_goal, packing_order};
 use crate::engine::StopReason;
+use crate::engine::arena::{Arena, Step};
 use crate::engine::push_search::SearchAnswer;
 use crate::engine::table::Zobrist;
-use crate::game::Region;
+use crate::game::{PushMoves, Region};
 use crate::level::{Cell, Direction, Level};
 
 /// One search and its buffers.
@@ -34,7 +34,8 @@ pub struct Search<'a> {
     /// Boxes that never move (outside the player's region), as a mask; the buffer the
     /// positions are laid out on.
     mask: Vec<bool>,
-    region: Region,
+    /// The pushes of the position being expanded.
+    moves: PushMoves,
     child_region: Region,
     children: Vec<u16>,
     /// Positions expanded.
@@ -48,7 +49,9 @@ pub struct Search<'a> {
 
 impl<'a> Search<'a> {
     /// A search of `level` with `techniques`, storing at most `max_positions`, looking
-    /// for plans of at most `max_pushes` (if set); its start position is stored.
+    /// for plans of at most `max_pushes` (if set); its start position is stored. On ice
+    /// the techniques that assume a box moves one cell per push (tunnels, corrals,
+    /// PI-corrals, frozen boxes) are off.
     pub fn new(
         level: &'a Level,
         analysis: &'a Analysis,
@@ -56,6 +59,17 @@ impl<'a> Search<'a> {
         max_positions: usize,
         max_pushes: Option<usize>,
     ) -> Search<'a> {
+        let techniques = if level.has_ice() {
+            Techniques {
+                tunnels: false,
+                corrals: false,
+                pi_corrals: false,
+                freeze: false,
+                ..techniques
+            }
+        } else {
+            techniques
+        };
         let cells = level.cell_count();
         let floor: Vec<Cell> = (0..cells).filter(|&c| analysis.region[c]).collect();
         let order = if techniques.packing {
@@ -86,7 +100,7 @@ impl<'a> Search<'a> {
             mask: (0..cells)
                 .map(|c| level.has_initial_box(c) && !analysis.region[c])
                 .collect(),
-            region: Region::new(level),
+            moves: PushMoves::new(level),
             child_region: Region::new(level),
             children: Vec::with_capacity(n),
             expanded: 0,
@@ -111,7 +125,7 @@ impl<'a> Search<'a> {
         for &b in &start {
             self.mask[b as usize] = true;
         }
-        let name = self.region.fill(level, &self.mask, level.player());
+        let name = self.moves.enter(level, &self.mask, level.player());
         let cells: Vec<Cell> = start.iter().map(|&b| b as Cell).collect();
         let box_hash = self.zobrist.of(&cells);
         let hash = self.zobrist.marked(box_hash, name);
@@ -166,7 +180,7 @@ impl<'a> Search<'a> {
         for &b in &boxes {
             self.mask[b as usize] = true;
         }
-        self.region.fill(level, &self.mask, self.arena.player(id));
+        self.moves.enter(level, &self.mask, self.arena.player(id));
         let answer = if self.corral_closed(id) {
             None
         } else {
@@ -184,8 +198,9 @@ impl<'a> Search<'a> {
         if !self.techniques.corrals || id == 0 {
             return false;
         }
-        let last = self.arena.step(id).end(self.level);
-        let dead = (self.corrals).dead(self.level, self.analysis, &self.mask, &self.region, last);
+        let last = self.arena.step(id).end();
+        let region = self.moves.region();
+        let dead = (self.corrals).dead(self.level, self.analysis, &self.mask, region, last);
         // The check keeps only the fence's boxes, which makes it a guide, not a proof.
         self.skipped |= dead;
         dead
@@ -197,7 +212,8 @@ impl<'a> Search<'a> {
         let parent_hash = self.arena.box_hash(id);
         self.assignment.prepare(boxes);
         let only = if self.techniques.pi_corrals {
-            (self.corrals).pi_pushes(level, analysis, &self.mask, &self.region, &self.floor)
+            let region = self.moves.region();
+            (self.corrals).pi_pushes(level, analysis, &self.mask, region, &self.floor)
         } else {
             None
         };
@@ -208,24 +224,26 @@ impl<'a> Search<'a> {
                 if only.as_ref().is_some_and(|o| !o.contains(&(b, dir))) {
                     continue;
                 }
-                let behind = level.neighbor(b, dir.opposite());
-                let to = level.neighbor(b, dir);
-                if !self.region.contains(behind)
-                    || level.is_wall(to)
-                    || self.mask[to]
-                    || !analysis.live[to]
-                {
+                let Some(push) = self.moves.push(level, &self.mask, b, dir) else {
+                    continue;
+                };
+                if !analysis.live[push.to] {
                     continue;
                 }
-                let (last_from, end, count) = self.slide(b, dir);
+                // (Tunnels are off on ice, where the player's cell is the rules'.)
+                let (player, end, count) = match self.slide(b, dir) {
+                    (_, _, 1) => (push.player, push.to, 1),
+                    tunnel => tunnel,
+                };
                 self.mask[b] = false;
                 self.mask[end] = true;
                 let step = Step {
                     from: b as u16,
+                    to: end as u16,
                     dir: di as u8,
                     count,
                 };
-                let answer = self.store_child(id, g, boxes, i, (parent_hash, last_from), step);
+                let answer = self.store_child(id, g, boxes, i, (parent_hash, player), step);
                 self.mask[end] = false;
                 self.mask[b] = true;
                 if answer.is_some() {
@@ -268,7 +286,7 @@ impl<'a> Search<'a> {
         step: Step,
     ) -> Option<SearchAnswer> {
         let (level, analysis) = (self.level, self.analysis);
-        let (b, end) = (step.from as Cell, step.end(level));
+        let (b, end) = (step.from as Cell, step.end());
         let others = boxes.iter().map(|&o| o as Cell).filter(|&o| o != b);
         let mask = &self.mask;
         let dead = (analysis.deadlocks).dead_after(&analysis.pair_table, end, |c| mask[c], others)
@@ -290,7 +308,7 @@ impl<'a> Search<'a> {
         self.children.extend_from_slice(boxes);
         self.children[i] = end as u16;
         self.children.sort_unstable();
-        let name = self.child_region.fill(level, &self.mask, player);
+        let name = self.child_region.name(level, &self.mask, player);
         let box_hash = self.zobrist.moved(parent_hash, b, end);
         let hash = self.zobrist.marked(box_hash, name);
         if self.arena.find(hash, &self.children, name).is_some() {

@@ -1,63 +1,66 @@
-//! Property-directed search over push positions: SAT with memory across steps.
+//! Property-directed search over push positions: best-first search whose refutations
+//! the SAT solver turns into lemmas over part of a position.
 //!
-//! The time-indexed encodings give every variable a step, so what the solver learns
-//! about a hopeless position at step t does not apply at step t + 1. This search asks
-//! the SAT solver about **one push at a time**, on a formula with no steps: a current
-//! position, one push, and the next position. What it learns is a *lemma*: a partial
-//! position (some cells with a box, some without) that cannot reach the goal within `i`
-//! pushes. A lemma holds wherever the position occurs, so it is the memory the
-//! time-indexed formula lacks. Lemmas that name a whole position (with the player's
-//! region) are kept in a hash table outside the solver, which bars the pushes into
-//! them by assumption; the others are clauses. This is the frame structure of
-//! property-directed reachability (IC3/PDR), run from the goal's side: frame `F_i` holds
-//! the positions that might still reach the goal within `i` pushes.
+//! The search takes positions in A*'s order (the pushes made plus a lower bound on the
+//! pushes left: the cheapest assignment of boxes to goals, or the boxes' own distances
+//! with the extra pushes of costly pairs), stores each once, and lists each position's
+//! pushes with the rules engine ([`PushMoves`](crate::game::PushMoves): one cell on,
+//! or the whole slide on ice). The smallest bound taken off the queue is a proven lower
+//! bound on the optimum, raised on the board as it rises; the first solved position
+//! taken off is push-optimal.
 //!
-//! The search is a depth-first descent from the start with bound `k` (the driver's
-//! lower bound, then `k + 2`, ...). At a position `s` with `i` pushes left, the solver
-//! is asked for a push from `s` to a position in `F_{i-1}`. If there is none, the
-//! failed assumptions name the part of `s` that matters, and that part becomes a lemma
-//! of frame `i`. Otherwise the search descends into the position found. Each position
-//! remembers the pushes the solver has found from it, and when the search meets it
-//! again with more pushes left, it descends into those before it asks for more. A
-//! position none of whose pushes is left open (each leads where the table, a deadlock
-//! pattern or the heuristic already refutes, or cannot be made) is refuted without a
-//! question.
+//! The SAT solver holds **one formula with no steps**: a current position, one push,
+//! and the next position ([`formula`]). A position all of whose pushes are ruled out
+//! (into dead squares, deadlock patterns, lemmas, frozen boxes, or positions refuted
+//! before) is refuted for good, and the solver is asked whether the position has a push
+//! into a position no clause rules out. It has none; the failed assumptions name the
+//! part of the position the refutation needs, and that part is a **lemma**: a partial
+//! position (boxes on some cells, none on others) that can never reach the goal, which
+//! the search checks every later push against ([`lemmas`]). This is the infinite frame
+//! of property-directed reachability (IC3/PDR, Bradley 2011), strengthened cube by
+//! cube with generalisation by UNSAT cores: a lemma refutes every position that
+//! matches it, wherever the other boxes and the player are. A refuted position makes
+//! the one it was reached from a candidate for refutation in turn.
 //!
-//! The parts: [`formula`] (the one-push formula, frames and lemma clauses),
-//! [`lemmas`] (reading an UNSAT core into a lemma; the whole-position table),
-//! [`search`] (the descent); the whole-position table is a
-//! [`PositionTable`](crate::engine::table::PositionTable).
+//! The parts: [`formula`] (the one-push formula and its lemma clauses), [`lemmas`]
+//! (reading a core into a lemma; the lemmas as patterns), [`search`] (the search).
 
 mod formula;
 mod lemmas;
 mod search;
 
 use formula::OnePush;
-use search::{Search, Stopped};
+use search::{Limits, Search};
 
 use super::push_search::{self, SearchAnswer};
-use super::{
-    About, Engine, FormulaSize, Incumbent, Outcome, SatUse, SolveError, Status, Stop, StopReason,
-    Task,
-};
+use super::{About, Engine, FormulaSize, Incumbent, Outcome, SatUse, SolveError, Stop, Task};
 use crate::analysis::Analysis;
 use crate::encode::EncodingKind;
 use crate::game::Metric;
 use crate::level::Level;
 use crate::sat::SatBackend;
 
-/// The property-directed search: push-optimal, no ice, an in-process SAT solver.
+/// The memory the search may take: about 80 bytes per position plus two per box
+/// (its node, its queue entries), and the lemmas (so a long search stays well under
+/// two gigabytes with a plan finder beside it).
+const MEMORY: usize = 700 << 20;
+
+/// Lemmas kept at most (each a few cells; checking a push looks at those through its
+/// cells).
+const MAX_LEMMAS: usize = 200_000;
+
+/// The property-directed search: push-optimal, an in-process SAT solver.
 pub struct Pdr;
 
 static ABOUT: About = About {
     name: "pdr",
-    summary: "property-directed search: one push per SAT question, lemmas for every step \
-              (push-optimal, no ice)",
+    summary: "property-directed search: positions best-first, the SAT solver turns each \
+              refutation into a lemma over part of a position (push-optimal)",
     metrics: &[Metric::Pushes],
     optimal: true,
     sat: SatUse::InProcess,
     encodings: false,
-    ice: false,
+    ice: true,
     cores: 1,
     auto: true,
 };
@@ -82,10 +85,10 @@ impl Engine for Pdr {
         outcome.encoding = self.encoding(task);
         outcome.solver = Some(solver_name.to_string());
         outcome.formula = Some(stats.final_size);
+        outcome.stats.positions = Some(stats.positions);
         outcome.stats.queries = Some(stats.queries);
-        outcome.stats.replayed = Some(stats.replayed);
         outcome.stats.lemmas = Some(stats.lemmas);
-        outcome.stats.table_lemmas = Some(stats.whole_lemmas);
+        outcome.stats.refuted = Some(stats.refuted);
         outcome.stats.base_formula = Some(stats.base_size);
         outcome.stats.tables_full = stats.tables_full;
         Ok(outcome)
@@ -95,30 +98,37 @@ impl Engine for Pdr {
 /// Counters of one search.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PdrStats {
-    /// Solver calls.
+    /// Positions stored.
+    pub positions: u64,
+    /// Positions expanded (their pushes listed).
+    pub expanded: u64,
+    /// Positions refuted for good.
+    pub refuted: u64,
+    /// Solver calls: one per refutation.
     pub queries: u64,
-    /// Descents made without a question: pushes the rules listed, or the solver had
-    /// found before.
-    pub replayed: u64,
-    /// Lemmas learned.
+    /// Lemmas learned (new partial positions refuted for good).
     pub lemmas: u64,
-    /// Of the lemmas, those naming a whole position, kept in a table outside the
-    /// solver (a lemma that only raises the frame of one there counts again).
-    pub whole_lemmas: u64,
-    /// The one-push formula before frames and lemmas.
+    /// The one-push formula before lemmas.
     pub base_size: FormulaSize,
-    /// The formula at the end (with frames and lemmas).
+    /// The formula at the end (with its lemma clauses).
     pub final_size: FormulaSize,
-    /// Whether its tables stopped growing (the memory limit).
+    /// Whether the lemmas stopped growing (their limit).
     pub tables_full: bool,
+    /// Pushes the lemmas ruled out.
+    pub ruled_out: u64,
 }
 
-/// Searches `level` (without ice; `analysis` is its static analysis) for a push-optimal
-/// plan (of at most `task.max_steps` pushes, if set), asking `solver` (a fresh one) one
-/// push at a time. Bounds are tried from the lower bound up, in steps of 2 where the
-/// push parity is known, and the lemmas of one bound carry over to the next. Each bound
-/// tried is a proven lower bound, raised on `board`; the search ends when it meets a
-/// plan found elsewhere.
+/// Whether the solver is asked at all: `SATSOKO_PDR_OFF=lemmas` switches it off for
+/// measurements (the search then refutes positions one by one).
+fn learns_lemmas() -> bool {
+    let off = std::env::var("SATSOKO_PDR_OFF").unwrap_or_default();
+    !off.split(',').any(|o| o.trim() == "lemmas")
+}
+
+/// Searches `level` (`analysis` is its static analysis) for a push-optimal plan (of at
+/// most `task.max_steps` pushes, if set), asking `solver` (a fresh one) about each
+/// refutation. The bounds taken off the queue are proven lower bounds, raised on
+/// `board`; the search ends when they meet a plan found elsewhere.
 fn optimal_pushes(
     level: &Level,
     analysis: &Analysis,
@@ -127,71 +137,31 @@ fn optimal_pushes(
     stop: &Stop,
     board: &Incumbent,
 ) -> (SearchAnswer, PdrStats) {
-    let formula = OnePush::new(level, analysis, solver);
-    let base_size = FormulaSize::of(formula.solver.as_ref());
-    let mut search = Search::new(level, analysis, formula);
-    let start = search.start();
-    let step = if analysis.push_parity.is_some() { 2 } else { 1 };
-    let mut k = analysis.push_lower_bound;
-    let mut last_count = usize::MAX;
-    let finish = |search: Search, answer: SearchAnswer| {
-        let stats = PdrStats {
-            base_size,
-            final_size: FormulaSize::of(search.formula.solver.as_ref()),
-            tables_full: search.tables_full(),
-            ..search.stats
-        };
-        (answer, stats)
+    let formula = learns_lemmas().then(|| OnePush::new(level, analysis, solver));
+    let size = |f: &Option<OnePush>| f.as_ref().map(|f| FormulaSize::of(f.solver.as_ref()));
+    let base_size = size(&formula).unwrap_or_default();
+    let boxes = level.box_cells().count();
+    let limits = Limits {
+        max_pushes: task.max_steps,
+        max_positions: MEMORY / (80 + 2 * boxes),
+        max_lemmas: MAX_LEMMAS,
     };
-    while !task.beyond_bound(k) {
-        board.raise_lower(k);
-        if board.closed() {
-            return finish(search, SearchAnswer::Stopped(StopReason::Closed));
-        }
-        board.set_status(Status {
-            bound: Some(k),
-            formula: Some(FormulaSize::of(search.formula.solver.as_ref())),
-        });
-        search.last_refutation_dead = false;
-        match search.search(&start, k, stop) {
-            Err(Stopped) => return finish(search, SearchAnswer::Stopped(StopReason::Time)),
-            Ok(Some(plan)) => return finish(search, SearchAnswer::Plan(plan)),
-            // The start itself was refuted without any frame: no plan of any length.
-            Ok(None) if search.last_refutation_dead => {
-                let reason = "no sequence of pushes from the start avoids every deadlock \
-                              (refuted by the pdr search for any number of pushes)";
-                return finish(search, SearchAnswer::Unsolvable(reason.to_string()));
-            }
-            Ok(None) => {
-                // A round that named no new position may have converged: the refuted
-                // positions then form an inductive invariant (encodings/pdr.md).
-                let count = search.whole_count();
-                if count == last_count {
-                    match search.refutations_closed(&start, stop) {
-                        None => return finish(search, SearchAnswer::Stopped(StopReason::Time)),
-                        Some(true) => {
-                            let reason = "pdr's frames converged: the positions its \
-                                          lemmas refute hold the start and are closed \
-                                          under pushes, so no plan of any length exists";
-                            return finish(search, SearchAnswer::Unsolvable(reason.into()));
-                        }
-                        Some(false) => {}
-                    }
-                }
-                last_count = count;
-                k += step;
-            }
-        }
-    }
-    let bound = task
-        .max_steps
-        .expect("only a bound the user set ends the loop");
-    finish(search, SearchAnswer::NoneWithin(bound))
+    let mut search = Search::new(level, analysis, formula, limits);
+    let answer = search.run(stop, board);
+    let stats = PdrStats {
+        positions: search.positions() as u64,
+        base_size,
+        final_size: size(&search.formula).unwrap_or_default(),
+        tables_full: search.tables_full(),
+        ..search.stats
+    };
+    (answer, stats)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::StopReason;
     use crate::engine::oracle::{SearchResult, shortest_pushes};
     use crate::game::plan_from_pushes;
     use crate::level::parse_xsb;
@@ -265,13 +235,41 @@ mod tests {
     }
 
     #[test]
-    fn pushes_found_before_are_taken_again_and_keep_the_optimum() {
-        // Eight boxes and a lower bound well below the optimum: positions come back at
-        // higher bounds, and their pushes are taken again without a question.
-        let stats = check_optimum(
-            "  #####\n###   #\n#.@$  #\n### $.#\n#.##$ #\n# # . ##\n#$ *$$.#\n#   .  #\n########\n",
-        );
-        assert!(stats.replayed > 0, "{stats:?}");
+    fn refutations_become_lemmas() {
+        // The boxes can move, but no sequence of pushes fills both goals: every
+        // position the search meets is refuted, and the solver reads lemmas from them.
+        let text =
+            "##########\n#   .    #\n#    $   #\n#. #    ##\n## @ # $ #\n#      # #\n##########\n";
+        let (answer, stats) = search_level(&level(text), 60, &Stop::never());
+        assert!(matches!(answer, SearchAnswer::Unsolvable(_)), "{answer:?}");
+        assert!(stats.refuted > 0 && stats.lemmas > 0, "{stats:?}");
+        assert_eq!(stats.queries, stats.refuted);
+    }
+
+    #[test]
+    fn ice_levels_get_their_push_optimum() {
+        // Boxes slide until something stops them: the optimum of every small ice
+        // level of the examples is brute force's.
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/ice/ice.xsb"))
+                .unwrap();
+        for level in parse_xsb("ice.xsb", &text).unwrap() {
+            let (SearchAnswer::Plan(pushes), _) = search_level(&level, 30, &Stop::never()) else {
+                panic!("no plan for level {}", level.number);
+            };
+            assert_eq!(
+                shortest_pushes(&level, 30, 2_000_000),
+                SearchResult::Optimal(pushes.len()),
+                "level {}",
+                level.number
+            );
+            assert!(
+                plan_from_pushes(&level, &pushes)
+                    .unwrap()
+                    .verify(&level)
+                    .is_ok()
+            );
+        }
     }
 
     #[test]

@@ -1,763 +1,592 @@
-//! The descent: from a position with `i` pushes left, ask the solver for a push into
-//! frame `i − 1`, descend into the position it names, and learn a lemma when there is
-//! none. Each position remembers the pushes the solver found from it, and a position
-//! whose every push is ruled out is refuted without a question.
+//! The search: positions in A*'s order, each stored once, its pushes listed by the
+//! rules; a position all of whose pushes are ruled out is refuted for good, and the
+//! solver turns that refutation into a lemma over part of the position.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use super::PdrStats;
-use super::formula::{OnePush, PushVar};
-use super::lemmas::{DEAD, WholeLemmas, explain};
-use crate::analysis::Analysis;
-use crate::engine::Stop;
-use crate::engine::push_search::Push;
-use crate::engine::table::{PositionTable, Zobrist, is_key_of, key_of};
-use crate::game::Region;
+use super::formula::OnePush;
+use super::lemmas::{Lemmas, explain};
+use crate::analysis::{Analysis, frozen_off_goal};
+use crate::engine::arena::{Arena, Step};
+use crate::engine::push_search::SearchAnswer;
+use crate::engine::table::Zobrist;
+use crate::engine::{Incumbent, Status, Stop, StopReason};
+use crate::game::{PushMove, PushMoves, Region};
 use crate::level::{Cell, Level};
 use crate::sat::{Lit, SolveResult};
 
-/// The memory each of the two tables may take (so a long search stays well under
-/// two gigabytes with a plan finder beside it).
-const TABLE_BYTES: usize = 350 << 20;
+/// A node whose bound includes the heuristic's costly part (its pairs of boxes).
+const STRONG: u8 = 1;
+/// A node refuted for good: no plan passes through it.
+const DEAD: u8 = 2;
 
-/// A position: the box mask, the cells of the boxes that can move (in order) and their
-/// Zobrist hash, and a cell of the player's region (the name of the region, its
-/// smallest cell, once it is filled).
-pub(super) struct Position {
-    pub boxes: Vec<bool>,
-    pub cells: Vec<Cell>,
-    pub hash: u64,
-    pub player: Cell,
+/// Questions are judged in windows of this many.
+const WINDOW: u64 = 256;
+
+/// What one question costs, in positions a lemma must rule out to pay for it (a
+/// question takes about as long as expanding this many positions).
+const QUESTION_COST: u64 = 8;
+
+/// Why a push listed by the rules is not taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ruled {
+    /// Open: its position is stored (or waits to be).
+    Open,
+    /// Into a dead square, a deadlock pattern or a lemma: the formula rules it out
+    /// itself.
+    ByFormula,
+    /// By a fact the formula does not state (a frozen box, no assignment of boxes to
+    /// goals, a position refuted as a whole): barred by assumption in a question.
+    ByRules,
 }
 
-/// The search was stopped by the deadline or from outside.
-pub(super) struct Stopped;
-
-/// The buffers of one visit, kept per depth so that a visit allocates nothing.
-#[derive(Default)]
-struct VisitBuffers {
-    assumptions: Vec<Lit>,
-    /// The pushes found from the position before, with the region names after them.
-    found: Vec<(usize, Cell)>,
-    barred: Barred,
+/// The limits of one search.
+pub(super) struct Limits {
+    /// Plans longer than this many pushes are not looked for (`None`: no bound).
+    pub max_pushes: Option<usize>,
+    /// Positions stored before the search gives up.
+    pub max_positions: usize,
+    /// Lemmas kept at most.
+    pub max_lemmas: usize,
 }
 
-/// The pushes one question bars by assumption, by reason (indices into the pushes).
-#[derive(Default)]
-pub(super) struct Barred {
-    /// After these the matching potential is above the pushes left.
-    pub by_potential: Vec<usize>,
-    /// Whether the player could make one of `by_potential`.
-    by_potential_makeable: bool,
-    /// These lead where a table lemma refutes, or into a deadlock pattern; with
-    /// whether that holds for good.
-    pub by_table: Vec<(usize, bool)>,
-    /// The player cannot get behind these boxes.
-    pub walled: Vec<usize>,
-    /// The pushes the player can make that are not barred.
-    open: Vec<usize>,
-}
-
-impl Barred {
-    /// Whether no push is left open and the refutation is about the whole position
-    /// anyway: a push barred by the table, or one the player cannot make from its
-    /// region, would name every box. (With only the potential, an UNSAT core may name
-    /// fewer boxes, so the solver is asked.)
-    fn refutes_whole(&self) -> bool {
-        self.open.is_empty() && !(self.by_table.is_empty() && self.walled.is_empty())
-    }
-
-    fn clear(&mut self) {
-        self.by_potential.clear();
-        self.by_potential_makeable = false;
-        self.by_table.clear();
-        self.walled.clear();
-        self.open.clear();
-    }
-
-    /// Appends the negations of every barred push to `assumptions`, in the order of
-    /// the pushes.
-    fn assume(&self, pushes: &[PushVar], assumptions: &mut Vec<Lit>) {
-        let start = assumptions.len();
-        let barred = (self.by_potential.iter().copied())
-            .chain(self.walled.iter().copied())
-            .chain(self.by_table.iter().map(|&(n, _)| n));
-        assumptions.extend(barred.map(|n| !pushes[n].lit));
-        // The push variables were made in the order of the pushes.
-        assumptions[start..].sort_unstable_by_key(|l| l.var());
-    }
-}
-
-/// The search: the formula, what it learned, and its scratch space.
+/// The search and everything it stores.
 pub(super) struct Search<'a> {
     level: &'a Level,
     analysis: &'a Analysis,
-    pub formula: OnePush,
-    lemmas: WholeLemmas,
-    /// The pushes the solver has found from each position (its box cells and the name
-    /// of the player's region), in the order found, with the name of the player's
-    /// region after each (so the table's lemmas need no fill to check it).
-    found: PositionTable<Vec<(usize, Cell)>>,
-    /// The hashes of both tables' keys.
-    pub zobrist: Zobrist,
-    /// The goal cells.
-    goals: Vec<Cell>,
+    /// The one-push formula (`None`: no questions, for measurements).
+    pub formula: Option<OnePush>,
+    lemmas: Lemmas,
+    arena: Arena,
+    zobrist: Zobrist,
+    /// Per node: the pushes on the best way found to it, its bound, its flags.
+    g: Vec<u32>,
+    h: Vec<u32>,
+    flags: Vec<u8>,
+    /// Smallest bound first; among equal bounds the deeper node.
+    queue: BinaryHeap<(Reverse<u32>, u32, u32)>,
+    moves: PushMoves,
+    child_region: Region,
+    /// The boxes of the position at hand (with those outside the region, which never
+    /// move).
+    mask: Vec<bool>,
+    pushes: Vec<PushMove>,
+    children: Vec<u16>,
+    /// The position as a bit set, for matching lemmas, and the bits of the boxes that
+    /// never move.
+    bits: Vec<u64>,
+    fixed_bits: Vec<u64>,
+    limits: Limits,
+    /// Whether a position was cut off by the user's bound.
+    cut_by_bound: bool,
+    /// When questions pay: see [`Asking`].
+    asking: Asking,
     pub stats: PdrStats,
-    /// Whether the last refutation holds for any number of pushes.
-    pub last_refutation_dead: bool,
-    /// The player's region in the position last filled.
-    pub region: Region,
-    /// Regions lent to the positions below the current one (see [`Search::descend`]).
-    pool: Vec<Region>,
-    /// The buffers of the visits, by depth.
-    buffers: Vec<VisitBuffers>,
-    /// Positions to reuse (see [`Search::position_after`]).
-    spare: Vec<Position>,
-    /// How many descents deep the search is.
-    depth: usize,
+}
+
+/// Whether the solver is asked about each refutation. A question is worth its cost
+/// when its lemmas rule out positions the search would otherwise store and expand:
+/// questions are asked in windows, and a window whose lemmas ruled out fewer than
+/// [`QUESTION_COST`] positions per question pauses the questions for twice as many
+/// refutations as the last pause (so on levels whose deadlocks the static analysis
+/// already knows, the solver soon falls silent, and where its lemmas pay it keeps
+/// talking).
+#[derive(Default)]
+struct Asking {
+    /// Questions and positions ruled out by lemmas in this window.
+    questions: u64,
+    ruled_out: u64,
+    /// No questions until this many refutations; the length of the last pause.
+    paused_until: u64,
+    pause: u64,
+}
+
+impl Asking {
+    /// Whether to ask about the `refuted`-th refutation.
+    fn now(&self, refuted: u64) -> bool {
+        refuted >= self.paused_until
+    }
+
+    /// Counts a question (at the `refuted`-th refutation), and judges the window
+    /// when it is full.
+    fn asked(&mut self, refuted: u64) {
+        self.questions += 1;
+        if self.questions < WINDOW {
+            return;
+        }
+        if self.ruled_out < QUESTION_COST * self.questions {
+            self.pause = (self.pause * 2).max(4 * WINDOW);
+            self.paused_until = refuted + self.pause;
+        } else {
+            self.pause = 0;
+        }
+        self.questions = 0;
+        self.ruled_out = 0;
+    }
 }
 
 impl<'a> Search<'a> {
-    pub fn new(level: &'a Level, analysis: &'a Analysis, formula: OnePush) -> Search<'a> {
-        // Each table entry costs about a hundred bytes plus four per box.
-        let boxes = level.box_cells().count();
-        let limit = TABLE_BYTES / (120 + 4 * boxes);
+    pub fn new(
+        level: &'a Level,
+        analysis: &'a Analysis,
+        formula: Option<OnePush>,
+        limits: Limits,
+    ) -> Search<'a> {
+        let cells = level.cell_count();
+        let n = level.box_cells().filter(|&c| analysis.region[c]).count();
         Search {
             level,
             analysis,
             formula,
-            lemmas: WholeLemmas::new(level, limit),
-            found: PositionTable::with_limit(limit),
-            zobrist: Zobrist::new(level.cell_count()),
-            goals: level.goal_cells().collect(),
+            lemmas: Lemmas::new(n, cells, limits.max_lemmas),
+            arena: Arena::new(n),
+            zobrist: Zobrist::new(cells),
+            g: Vec::new(),
+            h: Vec::new(),
+            flags: Vec::new(),
+            queue: BinaryHeap::new(),
+            moves: PushMoves::new(level),
+            child_region: Region::new(level),
+            mask: (0..cells)
+                .map(|c| level.has_initial_box(c) && !analysis.region[c])
+                .collect(),
+            pushes: Vec::new(),
+            children: Vec::with_capacity(n),
+            bits: Vec::new(),
+            fixed_bits: {
+                let mut bits = vec![0u64; cells.div_ceil(64)];
+                let fixed = (0..cells).filter(|&c| level.has_initial_box(c) && !analysis.region[c]);
+                for c in fixed {
+                    bits[c / 64] |= 1 << (c % 64);
+                }
+                bits
+            },
+            limits,
+            cut_by_bound: false,
+            asking: Asking::default(),
             stats: PdrStats::default(),
-            last_refutation_dead: false,
-            region: Region::new(level),
-            pool: Vec::new(),
-            buffers: Vec::new(),
-            spare: Vec::new(),
-            depth: 0,
         }
     }
 
-    /// Whether a table stopped growing (the memory limit).
+    /// Whether a store stopped growing (the memory limit of the lemmas).
     pub fn tables_full(&self) -> bool {
-        self.lemmas.is_full() || self.found.is_full()
+        self.lemmas.is_full()
     }
 
-    /// The start position, its region filled into `self.region`.
-    pub fn start(&mut self) -> Position {
-        let boxes = self.level.initial_boxes().to_vec();
-        let player = self.region.fill(self.level, &boxes, self.level.player());
-        let cells: Vec<Cell> = (0..boxes.len())
-            .filter(|&c| boxes[c] && self.movable(c))
-            .collect();
-        Position {
-            boxes,
-            hash: self.zobrist.of(&cells),
-            cells,
-            player,
+    /// Positions stored.
+    pub fn positions(&self) -> usize {
+        self.arena.len()
+    }
+
+    /// Searches for a push-optimal plan, raising the proven lower bound on `board` as
+    /// the bounds taken off the queue rise.
+    pub fn run(&mut self, stop: &Stop, board: &Incumbent) -> SearchAnswer {
+        if let Some(answer) = self.start() {
+            return answer;
         }
-    }
-
-    fn movable(&self, c: Cell) -> bool {
-        self.analysis.region[c] && self.analysis.live[c]
-    }
-
-    /// Whether the heuristic puts boxes on `cells` more than `left` pushes from the goal.
-    fn too_far(&self, cells: &[Cell], left: usize) -> bool {
-        self.analysis.heuristic.bound_of(self.analysis, cells) > left as i64
-    }
-
-    fn is_goal(&self, s: &Position) -> bool {
-        self.goals.iter().all(|&g| s.boxes[g])
-    }
-
-    /// Searches from `s` for a plan of at most `i` pushes; `self.region` holds the
-    /// player's region, and `s.player` is its name.
-    pub fn search(
-        &mut self,
-        s: &Position,
-        i: usize,
-        stop: &Stop,
-    ) -> Result<Option<Vec<Push>>, Stopped> {
-        if self.is_goal(s) {
-            return Ok(Some(Vec::new()));
+        if stop.should_stop() {
+            return SearchAnswer::Stopped(StopReason::Time);
         }
-        if i == 0 {
-            return Ok(None);
-        }
-        let depth = self.depth;
-        if self.buffers.len() <= depth {
-            self.buffers.push(VisitBuffers::default());
-        }
-        let mut buffers = std::mem::take(&mut self.buffers[depth]);
-        let result = self.visit(s, i, &mut buffers, stop);
-        self.buffers[depth] = buffers;
-        result
-    }
-
-    /// [`Search::search`] from `s`, neither solved nor out of pushes, with `buffers`.
-    fn visit(
-        &mut self,
-        s: &Position,
-        i: usize,
-        buffers: &mut VisitBuffers,
-        stop: &Stop,
-    ) -> Result<Option<Vec<Push>>, Stopped> {
-        let VisitBuffers {
-            assumptions,
-            found,
-            barred,
-        } = buffers;
-        let here = s.player;
-        let found_hash = self.zobrist.marked(s.hash, here);
-        let is_key = |k: &[u32]| is_key_of(k, &s.cells, Some(here));
-        found.clear();
-        found.extend(self.found.get(found_hash, is_key).into_iter().flatten());
-        if let Some(plan) = self.replay_found(s, found, i, stop)? {
-            return Ok(Some(plan));
-        }
-        let cells = &s.cells;
-        // Assumptions: the position's boxes, then the frame the next position must be
-        // in (which switches on the frames above it), then the frame below it off (which
-        // switches off the frames below, whose lemmas do not apply: the solver then
-        // needs no decisions on them), then the pushes barred.
-        assumptions.clear();
-        let box_assumptions = self.formula.box_lits.iter();
-        assumptions.extend(box_assumptions.map(|&(c, l)| if s.boxes[c] { l } else { !l }));
-        assumptions.push(self.formula.frame(i - 1));
-        if i >= 2 {
-            assumptions.push(!self.formula.frame(i - 2));
-        }
-        let fixed_assumptions = assumptions.len();
-        self.bar_pushes(s, i, found, barred);
-        if std::env::var_os("SATSOKO_PDR_SAT_ONLY").is_none()
-            && let Some(plan) = self.descend_by_rules(s, i, found, barred, stop)?
-        {
-            return Ok(Some(plan));
-        }
-        loop {
-            if stop.should_stop() {
-                return Err(Stopped);
+        let boxes = self.arena.boxes(0).len();
+        // The clock is read every 1024 expansions, more often when an expansion is
+        // costly: with a thousand boxes one expansion makes thousands of children.
+        let check_every = (1024 / boxes.max(1)).max(1) as u64;
+        let mut shown = 0;
+        while let Some((Reverse(f), g, id)) = self.queue.pop() {
+            if self.g[id as usize] != g || self.flags[id as usize] & DEAD != 0 {
+                continue; // reached again by a shorter way, or refuted since
             }
-            assumptions.truncate(fixed_assumptions);
-            barred.assume(&self.formula.pushes, assumptions);
-            if barred.refutes_whole() {
-                // Every push leads where a lemma already refutes, or cannot be made
-                // from this region: so is this position, with the player in this
-                // region, without asking the solver.
-                let dead =
-                    !barred.by_potential_makeable && barred.by_table.iter().all(|&(_, dead)| dead);
-                self.add_whole(cells, Some(here), (!dead).then_some(i));
-                self.last_refutation_dead = dead;
-                return Ok(None);
-            }
-            self.stats.queries += 1;
-            match self.formula.solver.solve(assumptions) {
-                SolveResult::Unknown => return Err(Stopped),
-                SolveResult::Unsat => {
-                    let r = explain(&self.formula, self.analysis, self.level, s, i, barred);
-                    // A refutation that used no frame holds for every number of pushes.
-                    let frame = (!r.dead).then_some(i);
-                    if r.whole {
-                        let reach = r.player_used.then_some(here);
-                        self.add_whole(cells, reach, frame);
-                    } else {
-                        self.add_lemma(&r.cube, frame);
-                    }
-                    self.last_refutation_dead = r.dead;
-                    return Ok(None);
-                }
-                SolveResult::Sat => {
-                    let n = self.formula.push_in_model();
-                    let mut next = self.position_after(s, n);
-                    if self.too_far(&next.cells, i - 1) {
-                        // Too far from the goal for frame i - 1. The boxes that alone
-                        // keep the bound above i - 1 make a lemma of the frame below
-                        // their bound, true whatever the other cells hold.
-                        let heuristic = &self.analysis.heuristic;
-                        let (cells, bound) =
-                            heuristic.boxes_needing(self.analysis, &next.cells, i as i64);
-                        let cube: Vec<Lit> = cells
-                            .iter()
-                            .filter_map(|&c| self.formula.box_next[c].lit())
-                            .collect();
-                        self.add_lemma(&cube, Some(bound as usize - 1));
-                        self.spare.push(next);
-                        continue;
-                    }
-                    self.enter(&mut next);
-                    let all = self.found.get_or_insert_with(
-                        found_hash,
-                        is_key,
-                        || key_of(cells, Some(here)),
-                        Vec::new,
-                    );
-                    // (A full table remembers no more successors: they are asked again.)
-                    if let Some(all) = all
-                        && !all.iter().any(|&(m, _)| m == n)
-                    {
-                        all.push((n, next.player));
-                        found.push((n, next.player));
-                    }
-                    if let Some(plan) = self.descend(next, n, i, stop)? {
-                        return Ok(Some(plan));
-                    }
-                    // What was barred stays barred; the descent may have refuted open
-                    // pushes.
-                    self.bar_more(barred, s, i, found);
-                }
-            }
-        }
-    }
-
-    /// Descends from `s` with `i` pushes left into the successors the rules list: the
-    /// open pushes of `barred`, most promising first, skipping those that complete a
-    /// deadlock or lead too far. Listing them needs no SAT question; the solver is
-    /// asked afterwards only about what is left open, where its answer is a lemma.
-    fn descend_by_rules(
-        &mut self,
-        s: &Position,
-        i: usize,
-        found: &[(usize, Cell)],
-        barred: &mut Barred,
-        stop: &Stop,
-    ) -> Result<Option<Vec<Push>>, Stopped> {
-        let mut tried: Vec<usize> = Vec::new();
-        loop {
-            if stop.should_stop() {
-                return Err(Stopped);
-            }
-            let next_push = (barred.open.iter().copied())
-                .filter(|n| !tried.contains(n))
-                .min_by_key(|&n| self.potential_change(n));
-            let Some(n) = next_push else {
-                return Ok(None);
-            };
-            tried.push(n);
-            if self.completes_deadlock(s, n) {
-                continue;
-            }
-            let mut next = self.position_after(s, n);
-            if self.too_far(&next.cells, i - 1) {
-                self.spare.push(next);
-                continue;
-            }
-            self.enter(&mut next);
-            self.stats.replayed += 1;
-            if let Some(plan) = self.descend(next, n, i, stop)? {
-                return Ok(Some(plan));
-            }
-            self.bar_more(barred, s, i, found);
-        }
-    }
-
-    /// Fills the player's region in `next`, the position after a push, into the pool
-    /// region of the next depth, and names it in `next.player`.
-    fn enter(&mut self, next: &mut Position) {
-        let depth = self.depth;
-        if self.pool.len() <= depth {
-            self.pool.push(Region::new(self.level));
-        }
-        next.player = self.pool[depth].fill(self.level, &next.boxes, next.player);
-    }
-
-    /// Searches with `i - 1` pushes left from `next`, the position after push `n` from
-    /// the one with `i` left ([`Search::enter`]ed), and puts push `n` in front of the
-    /// plan it finds. The search below gets the region of the pool in `self.region`,
-    /// and this position's region comes back afterwards, so that it is filled once
-    /// however many descents it makes.
-    fn descend(
-        &mut self,
-        next: Position,
-        n: usize,
-        i: usize,
-        stop: &Stop,
-    ) -> Result<Option<Vec<Push>>, Stopped> {
-        let (from, dir) = (self.formula.pushes[n].from, self.formula.pushes[n].dir);
-        let depth = self.depth;
-        std::mem::swap(&mut self.region, &mut self.pool[depth]);
-        self.depth += 1;
-        let found = self.search(&next, i - 1, stop);
-        self.depth -= 1;
-        std::mem::swap(&mut self.region, &mut self.pool[depth]);
-        self.spare.push(next);
-        Ok(found?.map(|mut plan| {
-            plan.insert(0, (from, dir));
-            plan
-        }))
-    }
-
-    /// Descends from `s` with `i` pushes left into the successors the solver `found`
-    /// from it before (with their region names), at a lower bound or with fewer pushes
-    /// left, without asking again; skips those the potential, the table or the
-    /// heuristic now rule out. The question that follows bars the ones refuted here,
-    /// so the solver is asked only for pushes it has not found yet.
-    fn replay_found(
-        &mut self,
-        s: &Position,
-        found: &[(usize, Cell)],
-        i: usize,
-        stop: &Stop,
-    ) -> Result<Option<Vec<Push>>, Stopped> {
-        let potential = self.analysis.heuristic.potential(s.cells.iter().copied());
-        for &(n, name) in found {
-            if stop.should_stop() {
-                return Err(Stopped);
-            }
-            if potential + self.potential_change(n) > i as i64 - 1
-                || self.known_bound(s, n, Some(name)) >= i
-            {
-                continue;
-            }
-            let mut next = self.position_after(s, n);
-            if self.too_far(&next.cells, i - 1) {
-                self.spare.push(next);
-                continue;
-            }
-            self.enter(&mut next);
-            debug_assert_eq!(next.player, name);
-            self.stats.replayed += 1;
-            if let Some(plan) = self.descend(next, n, i, stop)? {
-                return Ok(Some(plan));
-            }
-        }
-        Ok(None)
-    }
-
-    /// The pushes to bar by assumption when asking about `s` (the player's region in
-    /// `self.region`) with `i` pushes left, by reason; `found` names the regions after
-    /// some of them.
-    pub fn bar_pushes(
-        &mut self,
-        s: &Position,
-        i: usize,
-        found: &[(usize, Cell)],
-        barred: &mut Barred,
-    ) {
-        let potential = self.analysis.heuristic.potential(s.cells.iter().copied());
-        barred.clear();
-        for n in 0..self.formula.pushes.len() {
-            let p = &self.formula.pushes[n];
-            if !s.boxes[p.from] || s.boxes[p.to] {
-                continue; // the formula itself rules it out
-            }
-            let makeable = self.region.contains(p.behind);
-            if potential + self.potential_change(n) > i as i64 - 1 {
-                // The potential alone says more than i - 1 pushes are left: this saves
-                // a question.
-                barred.by_potential.push(n);
-                barred.by_potential_makeable |= makeable;
-            } else if !makeable {
-                barred.walled.push(n);
-            } else {
-                let known = self.known_bound(s, n, name_after(found, n));
-                if known >= i {
-                    barred.by_table.push((n, known == DEAD));
-                } else {
-                    barred.open.push(n);
-                }
-            }
-        }
-        self.bar_if_all_ruled_out(barred, s, i);
-    }
-
-    /// Moves the pushes of `barred.open` that the table now refutes to
-    /// `barred.by_table` (after a descent from `s` with `i` left; `found` as for
-    /// [`Search::bar_pushes`]).
-    fn bar_more(&mut self, barred: &mut Barred, s: &Position, i: usize, found: &[(usize, Cell)]) {
-        let mut open = std::mem::take(&mut barred.open);
-        open.retain(|&n| {
-            let known = self.known_bound(s, n, name_after(found, n));
-            if known >= i {
-                barred.by_table.push((n, known == DEAD));
-            }
-            known < i
-        });
-        barred.open = open;
-        self.bar_if_all_ruled_out(barred, s, i);
-    }
-
-    /// When every open push completes a deadlock pattern (a lemma that holds for good)
-    /// or leads where the heuristic needs more than the `i - 1` pushes left after it,
-    /// bars them too, so the position is refuted without a question. Otherwise the
-    /// solver's deadlock clauses and heuristic lemmas deal with them.
-    fn bar_if_all_ruled_out(&self, barred: &mut Barred, s: &Position, i: usize) {
-        if barred.open.is_empty() {
-            return;
-        }
-        let before = barred.by_table.len();
-        for &n in &barred.open {
-            if self.completes_deadlock(s, n) {
-                barred.by_table.push((n, true));
-            } else if self.too_far(&self.cells_after(&s.cells, n), i - 1) {
-                barred.by_table.push((n, false));
-            } else {
-                barred.by_table.truncate(before);
-                return;
-            }
-        }
-        barred.open.clear();
-    }
-
-    /// How much push `n` changes the matching potential.
-    fn potential_change(&self, n: usize) -> i64 {
-        let p = &self.formula.pushes[n];
-        self.analysis.heuristic.change(p.from, p.to)
-    }
-
-    /// Whether push `n` from `s` completes a deadlock pattern.
-    fn completes_deadlock(&self, s: &Position, n: usize) -> bool {
-        let (from, to) = (self.formula.pushes[n].from, self.formula.pushes[n].to);
-        self.analysis.deadlocks.dead_after(
-            &self.analysis.pair_table,
-            to,
-            |c| c == to || (c != from && s.boxes[c]),
-            s.cells.iter().copied().filter(|&o| o != from),
-        )
-    }
-
-    /// The box cells after push `n` from the position whose box cells are `cells`.
-    fn cells_after(&self, cells: &[Cell], n: usize) -> Vec<Cell> {
-        let mut next = Vec::with_capacity(cells.len());
-        self.cells_after_into(cells, n, &mut next);
-        next
-    }
-
-    /// [`Search::cells_after`] into `next`.
-    fn cells_after_into(&self, cells: &[Cell], n: usize, next: &mut Vec<Cell>) {
-        let (from, to) = (self.formula.pushes[n].from, self.formula.pushes[n].to);
-        next.clear();
-        next.extend(cells.iter().map(|&c| if c == from { to } else { c }));
-        next.sort_unstable();
-    }
-
-    /// The position after push `n` from `s`, with the player where the box was
-    /// ([`Search::enter`] fills and names its region). It reuses a spare position's
-    /// buffers: give it back to `self.spare` when done.
-    pub fn position_after(&mut self, s: &Position, n: usize) -> Position {
-        let (from, to) = (self.formula.pushes[n].from, self.formula.pushes[n].to);
-        let mut next = self.spare.pop().unwrap_or(Position {
-            boxes: Vec::new(),
-            cells: Vec::new(),
-            hash: 0,
-            player: 0,
-        });
-        next.boxes.clone_from(&s.boxes);
-        next.boxes[from] = false;
-        next.boxes[to] = true;
-        self.cells_after_into(&s.cells, n, &mut next.cells);
-        next.hash = self.zobrist.moved(s.hash, from, to);
-        next.player = from;
-        next
-    }
-
-    /// The most pushes whole-position lemmas say the position after push `n` from `s`
-    /// needs (see [`WholeLemmas::known_bound`]).
-    fn known_bound(&mut self, s: &Position, n: usize, name: Option<Cell>) -> usize {
-        let (from, to) = (self.formula.pushes[n].from, self.formula.pushes[n].to);
-        let hash = self.zobrist.moved(s.hash, from, to);
-        (self.lemmas).known_bound(self.level, s, (from, to), hash, name)
-    }
-
-    /// How many box configurations the whole-position lemmas name.
-    pub fn whole_count(&self) -> usize {
-        self.lemmas.len()
-    }
-
-    /// The convergence check: whether the positions the whole-position lemmas refute
-    /// form an inductive invariant that holds the start. Every push the rules allow
-    /// from each of them (from every player region a lemma covers) must complete a
-    /// deadlock pattern or lead to a position a lemma refutes again; lemmas that hold
-    /// for any number of pushes need no check. The refuted positions are never goals,
-    /// so when this holds no plan exists, however the lemmas were found. `None` when
-    /// stopped.
-    pub fn refutations_closed(&mut self, start: &Position, stop: &Stop) -> Option<bool> {
-        if self.lemmas.is_full() {
-            return Some(false);
-        }
-        let fixed: Vec<Cell> = (0..start.boxes.len())
-            .filter(|&c| start.boxes[c] && !start.cells.contains(&c))
-            .collect();
-        let mut fill = Region::new(self.level);
-        let mut probe = Position {
-            boxes: vec![false; start.boxes.len()],
-            cells: Vec::new(),
-            hash: 0,
-            player: 0,
-        };
-        // The start: refuted with its own region.
-        let lemmas = self.lemmas.all();
-        let start_known = lemmas.iter().any(|(cells, reach, _)| {
-            *cells == start.cells
-                && reach.is_none_or(|m| fill.reaches(self.level, &start.boxes, start.player, m))
-        });
-        if !start_known {
-            return Some(false);
-        }
-        for (cells, reach, dead) in lemmas {
-            if dead {
-                continue;
-            }
-            if stop.should_stop() {
-                return None;
-            }
-            probe.boxes.fill(false);
-            for &c in fixed.iter().chain(&cells) {
-                probe.boxes[c] = true;
-            }
-            probe.hash = self.zobrist.of(&cells);
-            probe.cells = cells;
-            // The regions the lemma covers: the one holding its cell, or every one.
-            let starts: Vec<Cell> = match reach {
-                Some(m) => vec![m],
-                None => (0..probe.boxes.len())
-                    .filter(|&c| self.analysis.region[c] && !probe.boxes[c])
-                    .collect(),
-            };
-            let mut covered = vec![false; probe.boxes.len()];
-            for from in starts {
-                if covered[from] {
+            if self.flags[id as usize] & STRONG == 0 {
+                self.flags[id as usize] |= STRONG;
+                let h = self.strong_bound(id);
+                if g + h > f {
+                    self.h[id as usize] = h;
+                    self.queue.push((Reverse(g + h), g, id));
                     continue;
                 }
-                fill.fill(self.level, &probe.boxes, from);
-                for (c, seen) in covered.iter_mut().enumerate() {
-                    *seen |= fill.contains(c);
+            }
+            // Every plan passes through a queued position, whose bound is at most its
+            // length; a plan on the board caps what is worth proving.
+            let proved = board.upper().map_or(f as usize, |u| u.min(f as usize));
+            if proved > board.lower() {
+                board.raise_lower(proved);
+                if board.closed() {
+                    return SearchAnswer::Stopped(StopReason::Closed);
                 }
-                for n in 0..self.formula.pushes.len() {
-                    let push = &self.formula.pushes[n];
-                    let behind = self.level.neighbor(push.from, push.dir.opposite());
-                    if !probe.boxes[push.from] || probe.boxes[push.to] || !fill.contains(behind) {
-                        continue;
+            }
+            if f as usize > shown {
+                shown = f as usize;
+                board.set_status(Status {
+                    bound: Some(shown),
+                    formula: None,
+                });
+            }
+            if self.is_solved(id) {
+                return SearchAnswer::Plan(self.arena.pushes_to(self.level, id));
+            }
+            self.stats.expanded += 1;
+            if self.stats.expanded.is_multiple_of(check_every) && stop.should_stop() {
+                return SearchAnswer::Stopped(StopReason::Time);
+            }
+            match self.expand(id, board) {
+                Ok(()) => {}
+                Err(answer) => return answer,
+            }
+        }
+        if let Some(u) = board.upper() {
+            // Everything shorter than the plan on the board has been ruled out.
+            board.raise_lower(u);
+            if board.closed() {
+                return SearchAnswer::Stopped(StopReason::Closed);
+            }
+        }
+        match (self.cut_by_bound, self.limits.max_pushes) {
+            (true, Some(bound)) => SearchAnswer::NoneWithin(bound),
+            _ => SearchAnswer::Unsolvable(
+                "pdr ran out of positions: every sequence of pushes from the start runs \
+                 into a deadlock or a refuted position"
+                    .to_string(),
+            ),
+        }
+    }
+
+    /// Stores the start position; `Some` answer when the search is over before it
+    /// begins.
+    fn start(&mut self) -> Option<SearchAnswer> {
+        let level = self.level;
+        let start: Vec<u16> = (level.box_cells())
+            .filter(|&c| self.analysis.region[c])
+            .map(|c| c as u16)
+            .collect();
+        for &b in &start {
+            self.mask[b as usize] = true;
+        }
+        let name = self.moves.enter(level, &self.mask, level.player());
+        for &b in &start {
+            self.mask[b as usize] = false;
+        }
+        let cells: Vec<Cell> = start.iter().map(|&b| b as Cell).collect();
+        let box_hash = self.zobrist.of(&cells);
+        let hash = self.zobrist.marked(box_hash, name);
+        self.arena
+            .add((hash, box_hash), &start, name, 0, Step::START);
+        self.g.push(0);
+        self.h.push(0);
+        self.flags.push(0);
+        self.queue.push((Reverse(0), 0, 0));
+        None
+    }
+
+    /// Whether every box of node `id` is on a goal (the boxes outside the region are:
+    /// the analysis refuses levels where one is not).
+    fn is_solved(&self, id: u32) -> bool {
+        let level = self.level;
+        self.arena
+            .boxes(id)
+            .iter()
+            .all(|&b| level.is_goal(b as Cell))
+    }
+
+    /// The full bound of node `id`: the matching potential or the boxes' own distances
+    /// with the extra pushes of disjoint costly pairs, whichever is more. (The
+    /// cheapest assignment of boxes to goals per position was tried as well: it
+    /// refutes few more positions than it costs; see encodings/pdr.md.)
+    fn strong_bound(&self, id: u32) -> u32 {
+        let cells: Vec<Cell> = self.arena.boxes(id).iter().map(|&b| b as Cell).collect();
+        let bound = self.analysis.heuristic.bound_of(self.analysis, &cells);
+        (bound.max(0) as u32).max(self.h[id as usize])
+    }
+
+    /// Lays node `id`'s boxes into the mask and enters its position.
+    fn enter(&mut self, id: u32) {
+        for &b in self.arena.boxes(id) {
+            self.mask[b as usize] = true;
+        }
+        self.moves
+            .enter(self.level, &self.mask, self.arena.player(id));
+    }
+
+    /// Takes node `id`'s boxes off the mask.
+    fn leave(&mut self, id: u32) {
+        for &b in self.arena.boxes(id) {
+            self.mask[b as usize] = false;
+        }
+    }
+
+    /// Stores and queues the positions one push from node `id`; refutes it for good if
+    /// every push is ruled out.
+    fn expand(&mut self, id: u32, board: &Incumbent) -> Result<(), SearchAnswer> {
+        self.enter(id);
+        let boxes: Vec<u16> = self.arena.boxes(id).to_vec();
+        let cells: Vec<Cell> = boxes.iter().map(|&b| b as Cell).collect();
+        let mut pushes = std::mem::take(&mut self.pushes);
+        self.moves.all(self.level, &self.mask, &cells, &mut pushes);
+        let g = self.g[id as usize] + 1;
+        let mut open = false;
+        let mut ruled = Vec::with_capacity(pushes.len());
+        for p in &pushes {
+            let why = self.store_child(id, &boxes, p, g, board)?;
+            open |= why == Ruled::Open;
+            ruled.push(why);
+        }
+        self.pushes = pushes;
+        if !open {
+            self.refute(id, &ruled);
+        }
+        self.leave(id);
+        if !open {
+            self.propagate(id);
+        }
+        Ok(())
+    }
+
+    /// Why push `p` from node `id` (entered; its boxes `boxes`) is ruled out, or
+    /// `Open` after storing the position it leads to (reached after `g` pushes).
+    fn store_child(
+        &mut self,
+        id: u32,
+        boxes: &[u16],
+        p: &PushMove,
+        g: u32,
+        board: &Incumbent,
+    ) -> Result<Ruled, SearchAnswer> {
+        if !self.analysis.live[p.to] {
+            return Ok(Ruled::ByFormula);
+        }
+        self.mask[p.from] = false;
+        self.mask[p.to] = true;
+        let why = self.child_of(id, boxes, p, g, board);
+        self.mask[p.to] = false;
+        self.mask[p.from] = true;
+        why
+    }
+
+    /// Whether push `p` from node `id` (the position after it laid out in the mask;
+    /// `boxes` the node's boxes) is ruled out, and why; else the name of the player's
+    /// place after it, and its hash (the box cells after it are in `self.children`).
+    fn judge(&mut self, id: u32, boxes: &[u16], p: &PushMove) -> Result<(Cell, u64, u64), Ruled> {
+        let (level, analysis) = (self.level, self.analysis);
+        let mask = &self.mask;
+        let rest = boxes.iter().map(|&o| o as Cell).filter(|&o| o != p.from);
+        if (analysis.deadlocks).dead_after(&analysis.pair_table, p.to, |c| mask[c], rest) {
+            return Err(Ruled::ByFormula);
+        }
+        self.children.clear();
+        let moved = |b: &u16| {
+            if *b as Cell == p.from {
+                p.to as u16
+            } else {
+                *b
+            }
+        };
+        self.children.extend(boxes.iter().map(moved));
+        self.children.sort_unstable();
+        // The player's place is filled only if a lemma asks where it can walk.
+        let region = &mut self.child_region;
+        let mut name = None;
+        let mut reaches = |c: Cell| {
+            name.get_or_insert_with(|| region.name(level, mask, p.player));
+            region.contains(c)
+        };
+        // The formula cannot state where the player walks after a push: such lemmas
+        // rule a push out by the rules.
+        let by = |says_reach: bool| {
+            if says_reach {
+                Ruled::ByRules
+            } else {
+                Ruled::ByFormula
+            }
+        };
+        if self.lemmas.any_part_at(p.to) {
+            let bits = &mut self.bits;
+            bits.clone_from(&self.fixed_bits);
+            for &c in &self.children {
+                bits[c as usize / 64] |= 1 << (c % 64);
+            }
+            if let Some(reach) = self.lemmas.refute_part(bits, p.to, &mut reaches) {
+                self.asking.ruled_out += 1;
+                self.stats.ruled_out += 1;
+                return Err(by(reach));
+            }
+        }
+        if !level.has_ice() && frozen_off_goal(level, mask, &analysis.live, p.to) {
+            return Err(Ruled::ByRules);
+        }
+        let name = name.unwrap_or_else(|| self.child_region.name(level, mask, p.player));
+        let box_hash = self.zobrist.moved(self.arena.box_hash(id), p.from, p.to);
+        let region = &self.child_region;
+        if let Some(reach) =
+            (self.lemmas).refute_whole(box_hash, &self.children, |c| region.contains(c))
+        {
+            self.asking.ruled_out += 1;
+            self.stats.ruled_out += 1;
+            return Err(by(reach));
+        }
+        Ok((name, box_hash, self.zobrist.marked(box_hash, name)))
+    }
+
+    /// [`Search::store_child`] with the child laid out in the mask.
+    fn child_of(
+        &mut self,
+        id: u32,
+        boxes: &[u16],
+        p: &PushMove,
+        g: u32,
+        board: &Incumbent,
+    ) -> Result<Ruled, SearchAnswer> {
+        let (name, box_hash, hash) = match self.judge(id, boxes, p) {
+            Ok(found) => found,
+            Err(why) => return Ok(why),
+        };
+        let step = Step::push(p.from, p.dir, p.to);
+        if let Some(child) = self.arena.find(hash, &self.children, name) {
+            let c = child as usize;
+            if self.flags[c] & DEAD != 0 {
+                return Ok(Ruled::ByRules);
+            }
+            if g < self.g[c] {
+                self.g[c] = g;
+                self.arena.reach_by(child, id, step);
+                self.queue.push((Reverse(g + self.h[c]), g, child));
+            }
+            return Ok(Ruled::Open);
+        }
+        // The cheap bound first; the full one when it is taken off the queue.
+        let h = self
+            .analysis
+            .heuristic
+            .potential(self.children.iter().map(|&b| b as Cell));
+        let h = h.max(0) as u32;
+        let f = g + h;
+        if self.limits.max_pushes.is_some_and(|m| f as usize > m) {
+            self.cut_by_bound = true;
+            return Ok(Ruled::Open);
+        }
+        if board.upper().is_some_and(|u| f as usize >= u) {
+            // No shorter plan passes through it.
+            return Ok(Ruled::Open);
+        }
+        if self.arena.len() >= self.limits.max_positions {
+            let positions = self.arena.len() as u64;
+            return Err(SearchAnswer::Stopped(StopReason::Memory { positions }));
+        }
+        let child = self
+            .arena
+            .add((hash, box_hash), &self.children, name, id, step);
+        self.g.push(g);
+        self.h.push(h);
+        self.flags.push(0);
+        self.queue.push((Reverse(f), g, child));
+        Ok(Ruled::Open)
+    }
+
+    /// Refutes node `id` (entered, its pushes in `self.pushes`, each ruled out as
+    /// `ruled` says) for good, and asks the solver which part of the position the
+    /// refutation needs: that part is a lemma.
+    fn refute(&mut self, id: u32, ruled: &[Ruled]) {
+        self.flags[id as usize] |= DEAD;
+        self.stats.refuted += 1;
+        let Some(formula) = self.formula.as_mut() else {
+            return;
+        };
+        if !self.asking.now(self.stats.refuted) {
+            return;
+        }
+        self.asking.asked(self.stats.refuted);
+        let level = self.level;
+        // The position: its boxes and where the player can walk; then the pushes ruled
+        // out by facts the formula does not state, barred.
+        let reach = self.moves.region();
+        let mut assumptions: Vec<Lit> = (formula.box_lits.iter())
+            .map(|&(c, l)| if self.mask[c] { l } else { !l })
+            .chain(
+                (formula.reach_lits.iter()).map(|&(c, l)| if reach.contains(c) { l } else { !l }),
+            )
+            .collect();
+        let mut barred = Vec::new();
+        for (p, why) in self.pushes.iter().zip(ruled) {
+            if *why == Ruled::ByRules {
+                let n = formula
+                    .push_of(p.from, p.dir)
+                    .expect("a push into a live cell");
+                barred.push(!formula.pushes[n].lit);
+            }
+        }
+        assumptions.extend(&barred);
+        self.stats.queries += 1;
+        match formula.solver.solve(&assumptions) {
+            SolveResult::Unsat => {
+                if let Some(mut cube) = explain(formula, level, &self.mask, &barred) {
+                    let whole = self.lemmas.is_whole(&cube);
+                    if whole {
+                        cube.empty.clear();
                     }
-                    if self.completes_deadlock(&probe, n) {
-                        continue;
-                    }
-                    if self.known_bound(&probe, n, None) == 0 {
-                        return Some(false);
+                    let literals = cube.literals(formula);
+                    let hash = self.zobrist.of(&cube.boxes);
+                    if self.lemmas.add(cube, hash) {
+                        if let Some(literals) = literals {
+                            formula.add_lemma(&literals);
+                        }
+                        self.stats.lemmas += 1;
                     }
                 }
             }
+            // A refutation by facts outside the formula: only the position is refuted.
+            SolveResult::Sat | SolveResult::Unknown => {}
         }
-        Some(true)
     }
 
-    /// Records a whole-position lemma (see [`WholeLemmas::add`]).
-    fn add_whole(&mut self, cells: &[Cell], reach: Option<Cell>, frame: Option<usize>) {
-        let hash = self.zobrist.of(cells);
-        self.lemmas.add(hash, cells, reach, frame);
-        self.stats.lemmas += 1;
-        self.stats.whole_lemmas += 1;
+    /// After node `id` is refuted: the node it was reached from is refuted too when
+    /// every one of its pushes is now ruled out, and so on towards the start.
+    fn propagate(&mut self, mut id: u32) {
+        while id != 0 {
+            let parent = self.arena.parent(id);
+            if self.flags[parent as usize] & DEAD != 0 {
+                break;
+            }
+            self.enter(parent);
+            let ruled = self.rule_pushes(parent);
+            if ruled.contains(&Ruled::Open) {
+                self.leave(parent);
+                break;
+            }
+            self.refute(parent, &ruled);
+            self.leave(parent);
+            id = parent;
+        }
     }
 
-    /// Adds a partial lemma to the formula (see [`OnePush::add_lemma`]).
-    fn add_lemma(&mut self, cube: &[Lit], frame: Option<usize>) {
-        self.formula.add_lemma(cube, frame);
-        self.stats.lemmas += 1;
-    }
-}
-
-/// The name of the player's region after push `n`, if `found` has it.
-fn name_after(found: &[(usize, Cell)], n: usize) -> Option<Cell> {
-    found.iter().find(|&&(m, _)| m == n).map(|&(_, name)| name)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::tests::{TWO_BOXES, level, search_level};
-    use super::*;
-    use crate::engine::push_search::SearchAnswer;
-    use crate::level::parse_xsb;
-    use crate::sat::VarisatBackend;
-
-    fn search_of<'a>(level: &'a Level, analysis: &'a Analysis) -> Search<'a> {
-        let formula = OnePush::new(level, analysis, Box::new(VarisatBackend::new()));
-        Search::new(level, analysis, formula)
-    }
-
-    /// A push of the start position the player can make, other than `not`'s result.
-    fn makeable_push(search: &Search, s: &Position, not: Option<&[Cell]>) -> usize {
-        (0..search.formula.pushes.len())
-            .find(|&n| {
-                let p = &search.formula.pushes[n];
-                s.boxes[p.from]
-                    && !s.boxes[p.to]
-                    && search.region.contains(p.behind)
-                    && not.is_none_or(|after| search.cells_after(&s.cells, n) != after)
-            })
-            .expect("the start has such a push")
-    }
-
-    #[test]
-    fn whole_position_lemmas_apply_by_frame_and_player_region() {
-        let level = level(TWO_BOXES);
-        let analysis = Analysis::new(&level);
-        let mut search = search_of(&level, &analysis);
-        let s = search.start();
-        let n = makeable_push(&search, &s, None);
-        let to = search.formula.pushes[n].to;
-        let after = search.cells_after(&s.cells, n);
-        assert_eq!(search.known_bound(&s, n, None), 0);
-        search.add_whole(&after, None, Some(3));
-        assert_eq!(search.known_bound(&s, n, None), 4);
-        // A lower frame for the same positions says less and changes nothing.
-        search.add_whole(&after, None, Some(2));
-        assert_eq!(search.known_bound(&s, n, None), 4);
-        // A lemma for a region the player is not in after the push (the pushed box's
-        // cell is never in it) does not apply; one for its own region does.
-        search.add_whole(&after, Some(to), Some(9));
-        assert_eq!(search.known_bound(&s, n, None), 4);
-        let next = search.position_after(&s, n).boxes;
-        let region = Region::new(&level).fill(&level, &next, search.formula.pushes[n].from);
-        search.add_whole(&after, Some(region), Some(5));
-        assert_eq!(search.known_bound(&s, n, None), 6);
-        // Given the name of the region after the push, the lemmas are matched by name.
-        assert_eq!(search.known_bound(&s, n, Some(region)), 6);
-        assert_eq!(search.known_bound(&s, n, Some(to)), 10);
-        // Other positions are untouched.
-        let other = makeable_push(&search, &s, Some(&after));
-        assert_eq!(search.known_bound(&s, other, None), 0);
-        search.add_whole(&after, None, None);
-        assert_eq!(search.known_bound(&s, n, None), DEAD);
-    }
-
-    #[test]
-    fn positions_refuted_without_a_question_need_more_pushes() {
-        // Along optimal plans of the first Microban levels, a position `d` pushes from
-        // the goal is refuted without a question (every push ruled out by a deadlock
-        // pattern or the heuristic; the table is empty) only with fewer than `d` left.
-        let text =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
-                .unwrap();
-        let (mut by_deadlock, mut by_heuristic) = (0, 0);
-        for level in parse_xsb("microban.xsb", &text).unwrap().iter().take(40) {
-            let (SearchAnswer::Plan(plan), _) = search_level(level, 200, &Stop::never()) else {
+    /// Why each push of node `id` (entered) is ruled out now, without storing anything:
+    /// a push into a stored position that is not refuted, or into one not stored, is
+    /// open.
+    fn rule_pushes(&mut self, id: u32) -> Vec<Ruled> {
+        let (level, analysis) = (self.level, self.analysis);
+        let boxes: Vec<u16> = self.arena.boxes(id).to_vec();
+        let cells: Vec<Cell> = boxes.iter().map(|&b| b as Cell).collect();
+        let mut pushes = std::mem::take(&mut self.pushes);
+        self.moves.all(level, &self.mask, &cells, &mut pushes);
+        let mut ruled = Vec::with_capacity(pushes.len());
+        for p in &pushes {
+            if !analysis.live[p.to] {
+                ruled.push(Ruled::ByFormula);
                 continue;
-            };
-            let analysis = Analysis::new(level);
-            let mut search = search_of(level, &analysis);
-            let mut s = search.start();
-            let mut barred = Barred::default();
-            for (t, &(from, dir)) in plan.iter().enumerate() {
-                s.player = search.region.fill(level, &s.boxes, s.player);
-                let left = plan.len() - t;
-                for i in 1..=left + 2 {
-                    search.bar_pushes(&s, i, &[], &mut barred);
-                    if barred.refutes_whole() {
-                        assert!(i < left, "refuted with {i} left, {left} needed");
-                        by_deadlock += barred.by_table.iter().filter(|b| b.1).count();
-                        by_heuristic += barred.by_table.iter().filter(|b| !b.1).count();
-                    }
-                }
-                let pushes = &search.formula.pushes;
-                let n = (0..pushes.len())
-                    .find(|&n| pushes[n].from == from && pushes[n].dir == dir)
-                    .expect("a push of the plan");
-                s = search.position_after(&s, n);
             }
+            self.mask[p.from] = false;
+            self.mask[p.to] = true;
+            let why = match self.judge(id, &boxes, p) {
+                Err(why) => why,
+                Ok((name, _, hash)) => match self.arena.find(hash, &self.children, name) {
+                    Some(c) if self.flags[c as usize] & DEAD != 0 => Ruled::ByRules,
+                    _ => Ruled::Open,
+                },
+            };
+            self.mask[p.to] = false;
+            self.mask[p.from] = true;
+            ruled.push(why);
         }
-        assert!(
-            by_deadlock > 0 && by_heuristic > 0,
-            "{by_deadlock} {by_heuristic}"
-        );
+        self.pushes = pushes;
+        ruled
     }
 }

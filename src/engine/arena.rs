@@ -1,18 +1,26 @@
-//! Every position a plan-finder search has stored, in arrays indexed by node: the box
-//! cells, the player's region name, the node it was reached from and how. A position
-//! is found again by its hash (Zobrist keys of its boxes, marked by the region name),
-//! with a chain through the nodes of one hash.
+//! Every position a best-first search over pushes has stored (the plan finder's and
+//! `pdr`'s), in arrays indexed by node: the box cells, the name of the player's place,
+//! the node it was reached from and how. A position is found again by its hash
+//! (Zobrist keys of its boxes, marked by the player's name), with a chain through the
+//! nodes of one hash. Each node costs about 40 bytes plus two per box.
 
 use rustc_hash::FxHashMap;
 
 use crate::engine::push_search::Push;
 use crate::level::{Cell, Direction, Level};
 
-/// How a node was reached: `count` pushes of the box on `from` in direction `dir`.
+/// How a node was reached: the box on `from` pushed in direction `dir` came to rest on
+/// `to`, after `count` pushes (one, or several through a tunnel; on ice one push can
+/// slide the box several cells).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
+    /// The box's cell before the step.
     pub from: u16,
+    /// The cell it came to rest on.
+    pub to: u16,
+    /// The direction's index in [`Direction::ALL`].
     pub dir: u8,
+    /// The pushes the step counts.
     pub count: u16,
 }
 
@@ -20,14 +28,24 @@ impl Step {
     /// The step of the start node (no push).
     pub const START: Step = Step {
         from: 0,
+        to: 0,
         dir: 0,
         count: 0,
     };
 
+    /// One push of the box on `from` in `dir`, coming to rest on `to`.
+    pub fn push(from: Cell, dir: Direction, to: Cell) -> Step {
+        Step {
+            from: from as u16,
+            to: to as u16,
+            dir: dir.index() as u8,
+            count: 1,
+        }
+    }
+
     /// The cell the box ended on.
-    pub fn end(self, level: &Level) -> Cell {
-        let dir = Direction::ALL[self.dir as usize];
-        (0..self.count).fold(self.from as Cell, |c, _| level.neighbor(c, dir))
+    pub fn end(self) -> Cell {
+        self.to as Cell
     }
 }
 
@@ -35,9 +53,10 @@ impl Step {
 pub struct Arena {
     /// Boxes per position (the boxes that can move).
     n: usize,
+    /// Per node its `n` box cells and its player's name after them (one place in
+    /// memory, so that finding a node touches one line).
     boxes: Vec<u16>,
     box_hash: Vec<u64>,
-    player: Vec<u16>,
     parent: Vec<u32>,
     step: Vec<Step>,
     /// The next node with the same hash, or `u32::MAX`.
@@ -52,7 +71,6 @@ impl Arena {
             n,
             boxes: Vec::new(),
             box_hash: Vec::new(),
-            player: Vec::new(),
             parent: Vec::new(),
             step: Vec::new(),
             next_same: Vec::new(),
@@ -62,7 +80,7 @@ impl Arena {
 
     /// The box cells of node `id`, sorted.
     pub fn boxes(&self, id: u32) -> &[u16] {
-        let at = id as usize * self.n;
+        let at = id as usize * (self.n + 1);
         &self.boxes[at..at + self.n]
     }
 
@@ -73,7 +91,7 @@ impl Arena {
 
     /// The name of node `id`'s player region.
     pub fn player(&self, id: u32) -> Cell {
-        self.player[id as usize] as Cell
+        self.boxes[id as usize * (self.n + 1) + self.n] as Cell
     }
 
     /// How node `id` was reached.
@@ -83,14 +101,22 @@ impl Arena {
 
     /// The number of nodes.
     pub fn len(&self) -> usize {
-        self.player.len()
+        self.parent.len()
+    }
+
+    /// Whether no node is stored.
+    pub fn is_empty(&self) -> bool {
+        self.parent.is_empty()
     }
 
     /// The node with these boxes and player name, if stored (`hash`: its full hash).
     pub fn find(&self, hash: u64, boxes: &[u16], player: Cell) -> Option<u32> {
         let mut id = *self.index.get(&hash)?;
+        let width = self.n + 1;
         while id != u32::MAX {
-            if self.player(id) == player && self.boxes(id) == boxes {
+            let at = id as usize * width;
+            let stored = &self.boxes[at..at + width];
+            if stored[self.n] as Cell == player && &stored[..self.n] == boxes {
                 return Some(id);
             }
             id = self.next_same[id as usize];
@@ -109,8 +135,8 @@ impl Arena {
     ) -> u32 {
         let id = self.len() as u32;
         self.boxes.extend_from_slice(boxes);
+        self.boxes.push(player as u16);
         self.box_hash.push(box_hash);
-        self.player.push(player as u16);
         self.parent.push(parent);
         self.step.push(step);
         let before = self.index.insert(hash, id).unwrap_or(u32::MAX);
@@ -118,7 +144,19 @@ impl Arena {
         id
     }
 
-    /// The pushes from the start (node 0) to node `id`.
+    /// The node node `id` was reached from (the start's is itself).
+    pub fn parent(&self, id: u32) -> u32 {
+        self.parent[id as usize]
+    }
+
+    /// Makes node `id` reached from `parent` by `step` (a shorter way to it).
+    pub fn reach_by(&mut self, id: u32, parent: u32, step: Step) {
+        self.parent[id as usize] = parent;
+        self.step[id as usize] = step;
+    }
+
+    /// The pushes from the start (node 0) to node `id`: a step of several pushes is
+    /// one box pushed on in a straight line.
     pub fn pushes_to(&self, level: &Level, mut id: u32) -> Vec<Push> {
         let mut steps = Vec::new();
         while id != 0 {
