@@ -134,7 +134,8 @@ impl ReportStats {
         lines.extend(self.pdr_words());
         if self.tables_full {
             lines.push(
-                "its lemmas reached their limit and stopped growing (it then learns no more)"
+                "a store of positions or lemmas reached its memory limit and stopped growing \
+                 (pdr's search then ends, its lemmas learn no more)"
                     .to_string(),
             );
         }

@@ -3,17 +3,21 @@
 //!
 //! The finder ([`find_plan`]) looks for a verified plan fast and offers it as the upper
 //! bound; then it asks the SAT solver to shorten the plan window by window
-//! ([`shorten`]), offering every shorter plan. The prover ([`Pdr`]) raises the proven
-//! lower bound bound by bound. When the bound meets the best plan, that plan is optimal
+//! ([`shorten`]), offering every shorter plan. The prover ([`Prover`], `pdr`) raises
+//! the proven lower bound as its search goes; after a head start it lends its core to
+//! the goal-by-goal planner ([`Subgoals`]) until the first plan, then goes on. On ice
+//! the two SAT parts that unroll the `pushes` formula (shortening, the goal-by-goal
+//! planner) are left out. When the bound meets the best plan, that plan is optimal
 //! and both stop; when the prover finds a plan first, it is optimal by itself. Stopped
 //! early (a time limit, Ctrl-C), the solve answers with the best plan and the bound
 //! proved so far.
 
 use std::thread;
+use std::time::{Duration, Instant};
 
 use super::finder::{Techniques, find_plan};
-use super::pdr::Pdr;
-use super::push_search;
+use super::pdr::{Pdr, Prover};
+use super::push_search::{self, SearchAnswer};
 use super::shorten::shorten;
 use super::subgoals::Subgoals;
 use super::target::pushes_of;
@@ -63,10 +67,19 @@ impl Engine for Anytime {
                 outcome
             });
             let prover = scope.spawn(|| {
-                let by_goals = goal_by_goal(task, &prover_stop, &first_plan, board);
-                let outcome = Pdr.run(task, &prover_stop, board);
-                // Proved, closed, refuted or stopped: the finder has nothing left to do.
-                finder_stop.cancel();
+                let (by_goals, outcome) = prove(task, &prover_stop, &first_plan, board);
+                // Proved, closed, refuted or stopped from outside: the finder has
+                // nothing left to do. A prover out of memory leaves the plan side to
+                // go on until the time is up.
+                let out_of_memory = matches!(
+                    outcome.as_ref().map(|o| &o.verdict),
+                    Ok(Verdict::Stopped {
+                        why: StopReason::Memory { .. }
+                    })
+                );
+                if !out_of_memory {
+                    finder_stop.cancel();
+                }
                 (by_goals, outcome)
             });
             let found = finder.join().expect("the finder does not panic");
@@ -102,7 +115,14 @@ impl Engine for Anytime {
             pushes_saved: found.stats.pushes_saved,
             subgoals: goals.subgoals,
             backtracks: goals.backtracks,
-            tables_full: found.stats.tables_full || proved.stats.tables_full,
+            tables_full: found.stats.tables_full
+                || proved.stats.tables_full
+                || matches!(
+                    proved.verdict,
+                    Verdict::Stopped {
+                        why: StopReason::Memory { .. }
+                    }
+                ),
             ..proved.stats
         };
         Ok(outcome)
@@ -137,6 +157,38 @@ fn find_and_shorten(
         outcome.stats.pushes_saved = Some(done.saved);
     }
     Ok(outcome)
+}
+
+/// How long `pdr` runs alone on the proof side before it lends its core to the
+/// goal-by-goal planner: most small levels are proved within it, and on those the
+/// planner only costs time.
+const HEAD_START: Duration = Duration::from_secs(1);
+
+/// The proof side: `pdr` for [`HEAD_START`]; if that did not settle the level and no
+/// plan is on the board, the goal-by-goal planner until the first plan (or until it
+/// gives up); then `pdr` again, from where it stopped, until the end.
+fn prove(
+    task: &Task,
+    stop: &Stop,
+    first_plan: &Stop,
+    board: &Incumbent,
+) -> (
+    Option<Result<Outcome, SolveError>>,
+    Result<Outcome, SolveError>,
+) {
+    let mut prover = match Prover::new(task) {
+        Ok(prover) => prover,
+        Err(e) => return (None, Err(e)),
+    };
+    let head_end = Instant::now() + HEAD_START;
+    let head = stop.with_deadline(Some(stop.deadline().map_or(head_end, |d| d.min(head_end))));
+    let mut answer = prover.run(&head, board);
+    let mut by_goals = None;
+    if answer == SearchAnswer::Stopped(StopReason::Time) && !stop.should_stop() {
+        by_goals = goal_by_goal(task, stop, first_plan, board);
+        answer = prover.run(stop, board);
+    }
+    (by_goals, prover.outcome(task, answer))
 }
 
 /// The prover's side before it proves: the goal-by-goal planner, until it or the finder

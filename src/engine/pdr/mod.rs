@@ -34,11 +34,8 @@ use search::{Limits, Search};
 
 use super::push_search::{self, SearchAnswer};
 use super::{About, Engine, FormulaSize, Incumbent, Outcome, SatUse, SolveError, Stop, Task};
-use crate::analysis::Analysis;
 use crate::encode::EncodingKind;
 use crate::game::Metric;
-use crate::level::Level;
-use crate::sat::SatBackend;
 
 /// The memory the search may take: about 80 bytes per position plus two per box
 /// (its node, its queue entries), and the lemmas (so a long search stays well under
@@ -76,14 +73,68 @@ impl Engine for Pdr {
     }
 
     fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
-        // pdr checks the stop between questions, each of them tiny: its solver needs
-        // no interrupt of its own.
+        let mut prover = Prover::new(task)?;
+        let answer = prover.run(stop, board);
+        prover.outcome(task, answer)
+    }
+}
+
+/// A pdr search that can be stopped and taken up again where it stopped (`anytime`
+/// gives it a head start, lends its core to the goal-by-goal planner when that start
+/// was not enough, and resumes it).
+pub struct Prover<'a> {
+    search: Search<'a>,
+    solver_name: String,
+    base_size: FormulaSize,
+}
+
+impl<'a> Prover<'a> {
+    /// A search of `task`'s level (for plans of at most `task.max_steps` pushes, if
+    /// set) with a fresh solver of `task.solver`.
+    pub fn new(task: &Task<'a>) -> Result<Prover<'a>, SolveError> {
+        // pdr checks the stop between positions, and its questions are tiny: its solver
+        // needs no interrupt of its own.
         let solver = task.solver.backend(None).map_err(SolveError::Unsupported)?;
-        let solver_name = solver.name();
-        let (answer, stats) = optimal_pushes(task.level, task.analysis, solver, task, stop, board);
+        let solver_name = solver.name().to_string();
+        let (level, analysis) = (task.level, task.analysis);
+        let formula = learns_lemmas().then(|| OnePush::new(level, analysis, solver));
+        let base_size = size_of_formula(&formula);
+        let boxes = level.box_cells().count();
+        let limits = Limits {
+            max_pushes: task.max_steps,
+            max_positions: MEMORY / (80 + 2 * boxes),
+            max_lemmas: MAX_LEMMAS,
+        };
+        Ok(Prover {
+            search: Search::new(level, analysis, formula, limits),
+            solver_name,
+            base_size,
+        })
+    }
+
+    /// Searches until an answer or `stop` (raising the proven lower bound on `board`
+    /// as it goes); after a stop, the next call goes on from there.
+    pub fn run(&mut self, stop: &Stop, board: &Incumbent) -> SearchAnswer {
+        self.search.run(stop, board)
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> PdrStats {
+        PdrStats {
+            positions: self.search.positions() as u64,
+            base_size: self.base_size,
+            final_size: size_of_formula(&self.search.formula),
+            tables_full: self.search.tables_full(),
+            ..self.search.stats
+        }
+    }
+
+    /// The outcome of `answer`, with the counters.
+    pub fn outcome(self, task: &Task, answer: SearchAnswer) -> Result<Outcome, SolveError> {
+        let stats = self.stats();
         let mut outcome = push_search::outcome(&ABOUT, task, answer)?;
-        outcome.encoding = self.encoding(task);
-        outcome.solver = Some(solver_name.to_string());
+        outcome.encoding = Pdr.encoding(task);
+        outcome.solver = Some(self.solver_name);
         outcome.formula = Some(stats.final_size);
         outcome.stats.positions = Some(stats.positions);
         outcome.stats.queries = Some(stats.queries);
@@ -93,6 +144,13 @@ impl Engine for Pdr {
         outcome.stats.tables_full = stats.tables_full;
         Ok(outcome)
     }
+}
+
+/// The size of the one-push formula (nothing when the solver is switched off).
+fn size_of_formula(formula: &Option<OnePush>) -> FormulaSize {
+    (formula.as_ref())
+        .map(|f| FormulaSize::of(f.solver.as_ref()))
+        .unwrap_or_default()
 }
 
 /// Counters of one search.
@@ -125,47 +183,16 @@ fn learns_lemmas() -> bool {
     !off.split(',').any(|o| o.trim() == "lemmas")
 }
 
-/// Searches `level` (`analysis` is its static analysis) for a push-optimal plan (of at
-/// most `task.max_steps` pushes, if set), asking `solver` (a fresh one) about each
-/// refutation. The bounds taken off the queue are proven lower bounds, raised on
-/// `board`; the search ends when they meet a plan found elsewhere.
-fn optimal_pushes(
-    level: &Level,
-    analysis: &Analysis,
-    solver: Box<dyn SatBackend>,
-    task: &Task,
-    stop: &Stop,
-    board: &Incumbent,
-) -> (SearchAnswer, PdrStats) {
-    let formula = learns_lemmas().then(|| OnePush::new(level, analysis, solver));
-    let size = |f: &Option<OnePush>| f.as_ref().map(|f| FormulaSize::of(f.solver.as_ref()));
-    let base_size = size(&formula).unwrap_or_default();
-    let boxes = level.box_cells().count();
-    let limits = Limits {
-        max_pushes: task.max_steps,
-        max_positions: MEMORY / (80 + 2 * boxes),
-        max_lemmas: MAX_LEMMAS,
-    };
-    let mut search = Search::new(level, analysis, formula, limits);
-    let answer = search.run(stop, board);
-    let stats = PdrStats {
-        positions: search.positions() as u64,
-        base_size,
-        final_size: size(&search.formula).unwrap_or_default(),
-        tables_full: search.tables_full(),
-        ..search.stats
-    };
-    (answer, stats)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::Analysis;
     use crate::engine::StopReason;
     use crate::engine::oracle::{SearchResult, shortest_pushes};
     use crate::game::plan_from_pushes;
+    use crate::level::Level;
     use crate::level::parse_xsb;
-    use crate::sat::{SolverChoice, VarisatBackend};
+    use crate::sat::SolverChoice;
 
     /// Two boxes, two goals, room to walk around them.
     pub(super) const TWO_BOXES: &str = "#######\n#@    #\n# $$ .#\n#   . #\n#######\n";
@@ -196,9 +223,10 @@ mod tests {
             solver: &solver,
             max_steps: Some(max_pushes),
         };
-        let backend = Box::new(VarisatBackend::new());
         let board = Incumbent::new(Metric::Pushes);
-        optimal_pushes(level, &analysis, backend, &task, stop, &board)
+        let mut prover = Prover::new(&task).unwrap();
+        let answer = prover.run(stop, &board);
+        (answer, prover.stats())
     }
 
     fn run(text: &str, max_pushes: usize) -> SearchAnswer {
@@ -270,6 +298,46 @@ mod tests {
                     .is_ok()
             );
         }
+    }
+
+    #[test]
+    fn a_search_stopped_and_taken_up_again_keeps_the_optimum() {
+        // In slices of a few milliseconds, however they fall, the search goes on from
+        // where it stopped and ends with the same optimum as in one go.
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
+                .unwrap();
+        let level = parse_xsb("microban.xsb", &text).unwrap().remove(97);
+        let analysis = Analysis::new(&level);
+        let solver = SolverChoice::default();
+        let task = Task {
+            level: &level,
+            analysis: &analysis,
+            metric: Metric::Pushes,
+            encoding: None,
+            solver: &solver,
+            max_steps: None,
+        };
+        let board = Incumbent::new(Metric::Pushes);
+        let mut prover = Prover::new(&task).unwrap();
+        let mut slices = 0;
+        let answer = loop {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_millis(5);
+            match prover.run(&Stop::new(Some(deadline)), &board) {
+                SearchAnswer::Stopped(StopReason::Time) => slices += 1,
+                answer => break answer,
+            }
+        };
+        let SearchAnswer::Plan(pushes) = answer else {
+            panic!("{answer:?}");
+        };
+        assert_eq!(pushes.len(), 110, "after {slices} slices");
+        assert!(
+            plan_from_pushes(&level, &pushes)
+                .unwrap()
+                .verify(&level)
+                .is_ok()
+        );
     }
 
     #[test]

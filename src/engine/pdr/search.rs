@@ -183,18 +183,24 @@ impl<'a> Search<'a> {
     /// Searches for a push-optimal plan, raising the proven lower bound on `board` as
     /// the bounds taken off the queue rise.
     pub fn run(&mut self, stop: &Stop, board: &Incumbent) -> SearchAnswer {
-        if let Some(answer) = self.start() {
-            return answer;
-        }
-        if stop.should_stop() {
-            return SearchAnswer::Stopped(StopReason::Time);
+        if self.arena.is_empty() {
+            self.start();
         }
         let boxes = self.arena.boxes(0).len();
-        // The clock is read every 1024 expansions, more often when an expansion is
-        // costly: with a thousand boxes one expansion makes thousands of children.
+        // The clock is read every 1024 positions, more often when an expansion is
+        // costly: with a thousand boxes one expansion makes thousands of children. It
+        // is read before a position is taken off, so that a stopped search can go on.
         let check_every = (1024 / boxes.max(1)).max(1) as u64;
-        let mut shown = 0;
-        while let Some((Reverse(f), g, id)) = self.queue.pop() {
+        let mut shown = board.status().bound.unwrap_or(0);
+        let mut taken = 0u64;
+        loop {
+            if taken.is_multiple_of(check_every) && stop.should_stop() {
+                return SearchAnswer::Stopped(StopReason::Time);
+            }
+            taken += 1;
+            let Some((Reverse(f), g, id)) = self.queue.pop() else {
+                break;
+            };
             if self.g[id as usize] != g || self.flags[id as usize] & DEAD != 0 {
                 continue; // reached again by a shorter way, or refuted since
             }
@@ -227,9 +233,6 @@ impl<'a> Search<'a> {
                 return SearchAnswer::Plan(self.arena.pushes_to(self.level, id));
             }
             self.stats.expanded += 1;
-            if self.stats.expanded.is_multiple_of(check_every) && stop.should_stop() {
-                return SearchAnswer::Stopped(StopReason::Time);
-            }
             match self.expand(id, board) {
                 Ok(()) => {}
                 Err(answer) => return answer,
@@ -252,9 +255,8 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Stores the start position; `Some` answer when the search is over before it
-    /// begins.
-    fn start(&mut self) -> Option<SearchAnswer> {
+    /// Stores the start position.
+    fn start(&mut self) {
         let level = self.level;
         let start: Vec<u16> = (level.box_cells())
             .filter(|&c| self.analysis.region[c])
@@ -276,7 +278,6 @@ impl<'a> Search<'a> {
         self.h.push(0);
         self.flags.push(0);
         self.queue.push((Reverse(0), 0, 0));
-        None
     }
 
     /// Whether every box of node `id` is on a goal (the boxes outside the region are:
