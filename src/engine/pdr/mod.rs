@@ -40,7 +40,7 @@ use crate::game::Metric;
 /// The memory the search may take: about 80 bytes per position plus two per box
 /// (its node, its queue entries), and the lemmas (so a long search stays well under
 /// two gigabytes with a plan finder beside it).
-const MEMORY: usize = 700 << 20;
+const MEMORY: usize = 600 << 20;
 
 /// Lemmas kept at most (each a few cells; checking a push looks at those through its
 /// cells).
