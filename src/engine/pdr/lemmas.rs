@@ -153,16 +153,24 @@ impl Lemmas {
         reaches: &mut dyn FnMut(Cell) -> bool,
     ) -> Option<bool> {
         let w = self.words;
-        self.with_box[to].iter().find_map(|&i| {
+        // A lemma the formula knows (no unreachable cell) is preferred: a push it
+        // rules out needs no bar in later questions.
+        let mut found = None;
+        for &i in &self.with_box[to] {
             let at = i as usize * w;
             let with = &self.with_bits[at..at + w];
             let without = &self.without_bits[at..at + w];
             let boxes_match =
                 (bits.iter().zip(with).zip(without)).all(|((&b, &y), &n)| b & y == y && b & n == 0);
             let unreachable = &self.partial_reach[i as usize];
-            (boxes_match && unreachable.iter().all(|&c| !reaches(c as Cell)))
-                .then_some(!unreachable.is_empty())
-        })
+            if boxes_match && unreachable.iter().all(|&c| !reaches(c as Cell)) {
+                if unreachable.is_empty() {
+                    return Some(false);
+                }
+                found = Some(true);
+            }
+        }
+        found
     }
 
     /// Whether the position with boxes on `cells` (sorted; `hash` their Zobrist hash),
@@ -177,9 +185,11 @@ impl Lemmas {
         let sets = self.whole.get(hash, |k| {
             k.len() == cells.len() && k.iter().zip(cells).all(|(&a, &b)| a == b as u32)
         })?;
-        sets.iter()
-            .find(|set| set.iter().all(|&c| !reaches(c as Cell)))
-            .map(|set| !set.is_empty())
+        // As in `refute_part`, a lemma the formula knows first.
+        let mut matches = (sets.iter().map(|set| &set[..]))
+            .filter(|set| set.iter().all(|&c| !reaches(c as Cell)));
+        let first = matches.next()?;
+        Some(!first.is_empty() && matches.all(|set| !set.is_empty()))
     }
 }
 
@@ -210,9 +220,11 @@ pub(super) fn explain(
             } else {
                 cube.empty.push(c);
             }
-        } else if let Some(c) = formula.reach_cell_of(l.var()) {
-            // Only "cannot walk there" helps a refutation: a push needs the player
-            // behind the box.
+        } else if let Some(c) = formula.reach_cell_of(l.var())
+            && !l.is_positive()
+        {
+            // Only "cannot walk there" helps a refutation (a push needs the player
+            // behind the box), so only such literals are in a core.
             cube.unreachable.push(c);
         }
     }

@@ -2,8 +2,8 @@
 //! the SAT solver turns into lemmas over part of a position.
 //!
 //! The search takes positions in A*'s order (the pushes made plus a lower bound on the
-//! pushes left: the cheapest assignment of boxes to goals, or the boxes' own distances
-//! with the extra pushes of costly pairs), stores each once, and lists each position's
+//! pushes left: the matching potential, raised to the boxes' own distances with the
+//! extra pushes of costly pairs when a position is taken off), stores each once, and lists each position's
 //! pushes with the rules engine ([`PushMoves`](crate::game::PushMoves): one cell on,
 //! or the whole slide on ice). The smallest bound taken off the queue is a proven lower
 //! bound on the optimum, raised on the board as it rises; the first solved position
@@ -15,8 +15,9 @@
 //! before) is refuted for good, and the solver is asked whether the position has a push
 //! into a position no clause rules out. It has none; the failed assumptions name the
 //! part of the position the refutation needs, and that part is a **lemma**: a partial
-//! position (boxes on some cells, none on others) that can never reach the goal, which
-//! the search checks every later push against ([`lemmas`]). This is the infinite frame
+//! position (boxes on some cells, none on others, cells the player cannot reach) that
+//! can never reach the goal, which the search checks later pushes against
+//! ([`lemmas`]). Questions pause while their lemmas do not pay for them. This is the infinite frame
 //! of property-directed reachability (IC3/PDR, Bradley 2011), strengthened cube by
 //! cube with generalisation by UNSAT cores: a lemma refutes every position that
 //! matches it, wherever the other boxes and the player are. A refuted position makes
@@ -113,7 +114,8 @@ impl<'a> Prover<'a> {
     }
 
     /// Searches until an answer or `stop` (raising the proven lower bound on `board`
-    /// as it goes); after a stop, the next call goes on from there.
+    /// as it goes); after a stop by `stop` (`Stopped(Time)`), the next call goes on
+    /// from there. Any other answer is final.
     pub fn run(&mut self, stop: &Stop, board: &Incumbent) -> SearchAnswer {
         self.search.run(stop, board)
     }
@@ -162,7 +164,7 @@ pub struct PdrStats {
     pub expanded: u64,
     /// Positions refuted for good.
     pub refuted: u64,
-    /// Solver calls: one per refutation.
+    /// Solver calls: one per refutation while questions are not paused.
     pub queries: u64,
     /// Lemmas learned (new partial positions refuted for good).
     pub lemmas: u64,
@@ -201,18 +203,23 @@ mod tests {
         parse_xsb("t", text).unwrap().remove(0)
     }
 
-    /// Searches `level` within `max_pushes` with `stop`.
-    pub(super) fn search_level(
+    /// The Microban level `number` (from 1).
+    fn microban(number: usize) -> Level {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb");
+        let text = std::fs::read_to_string(path).unwrap();
+        parse_xsb("microban.xsb", &text).unwrap().remove(number - 1)
+    }
+
+    /// A prover of `level`'s push-optimal plan within `max_steps`, handed to `f` with
+    /// a fresh board; `None` when the analysis finds the level unsolvable.
+    fn with_prover<R>(
         level: &Level,
-        max_pushes: usize,
-        stop: &Stop,
-    ) -> (SearchAnswer, PdrStats) {
+        max_steps: Option<usize>,
+        f: impl FnOnce(Prover, &Incumbent) -> R,
+    ) -> Result<R, String> {
         let analysis = Analysis::new(level);
         if let Some(reason) = &analysis.unsolvable {
-            return (
-                SearchAnswer::Unsolvable(reason.clone()),
-                PdrStats::default(),
-            );
+            return Err(reason.clone());
         }
         let solver = SolverChoice::default();
         let task = Task {
@@ -221,12 +228,32 @@ mod tests {
             metric: Metric::Pushes,
             encoding: None,
             solver: &solver,
-            max_steps: Some(max_pushes),
+            max_steps,
         };
-        let board = Incumbent::new(Metric::Pushes);
-        let mut prover = Prover::new(&task).unwrap();
-        let answer = prover.run(stop, &board);
-        (answer, prover.stats())
+        Ok(f(
+            Prover::new(&task).unwrap(),
+            &Incumbent::new(Metric::Pushes),
+        ))
+    }
+
+    /// Searches `level` within `max_pushes` with `stop`.
+    pub(super) fn search_level(
+        level: &Level,
+        max_pushes: usize,
+        stop: &Stop,
+    ) -> (SearchAnswer, PdrStats) {
+        let search = |mut prover: Prover, board: &Incumbent| {
+            let answer = prover.run(stop, board);
+            (answer, prover.stats())
+        };
+        with_prover(level, Some(max_pushes), search)
+            .unwrap_or_else(|reason| (SearchAnswer::Unsolvable(reason), PdrStats::default()))
+    }
+
+    /// Checks that `pushes` replay on `level`.
+    fn assert_replays(level: &Level, pushes: &[push_search::Push]) {
+        let plan = plan_from_pushes(level, pushes).unwrap();
+        assert!(plan.verify(level).is_ok(), "level {}", level.number);
     }
 
     fn run(text: &str, max_pushes: usize) -> SearchAnswer {
@@ -244,8 +271,7 @@ mod tests {
             SearchResult::Optimal(pushes.len()),
             "{text}"
         );
-        let plan = plan_from_pushes(&level, &pushes).unwrap();
-        assert!(plan.verify(&level).is_ok());
+        assert_replays(&level, &pushes);
         stats
     }
 
@@ -291,12 +317,7 @@ mod tests {
                 "level {}",
                 level.number
             );
-            assert!(
-                plan_from_pushes(&level, &pushes)
-                    .unwrap()
-                    .verify(&level)
-                    .is_ok()
-            );
+            assert_replays(&level, &pushes);
         }
     }
 
@@ -304,40 +325,48 @@ mod tests {
     fn a_search_stopped_and_taken_up_again_keeps_the_optimum() {
         // In slices of a few milliseconds, however they fall, the search goes on from
         // where it stopped and ends with the same optimum as in one go.
-        let text =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
-                .unwrap();
-        let level = parse_xsb("microban.xsb", &text).unwrap().remove(97);
-        let analysis = Analysis::new(&level);
-        let solver = SolverChoice::default();
-        let task = Task {
-            level: &level,
-            analysis: &analysis,
-            metric: Metric::Pushes,
-            encoding: None,
-            solver: &solver,
-            max_steps: None,
-        };
-        let board = Incumbent::new(Metric::Pushes);
-        let mut prover = Prover::new(&task).unwrap();
-        let mut slices = 0;
-        let answer = loop {
-            let deadline = std::time::Instant::now() + std::time::Duration::from_millis(5);
-            match prover.run(&Stop::new(Some(deadline)), &board) {
-                SearchAnswer::Stopped(StopReason::Time) => slices += 1,
-                answer => break answer,
+        let level = microban(98);
+        let slices = |mut prover: Prover, board: &Incumbent| {
+            let mut slices = 0;
+            loop {
+                let deadline = std::time::Instant::now() + std::time::Duration::from_millis(5);
+                match prover.run(&Stop::new(Some(deadline)), board) {
+                    SearchAnswer::Stopped(StopReason::Time) => slices += 1,
+                    answer => break (answer, slices),
+                }
             }
         };
+        let (answer, slices) = with_prover(&level, None, slices).unwrap();
         let SearchAnswer::Plan(pushes) = answer else {
             panic!("{answer:?}");
         };
         assert_eq!(pushes.len(), 110, "after {slices} slices");
-        assert!(
-            plan_from_pushes(&level, &pushes)
-                .unwrap()
-                .verify(&level)
-                .is_ok()
-        );
+        assert_replays(&level, &pushes);
+    }
+
+    #[test]
+    fn below_the_optimum_the_bound_proved_stays_within_the_users_bound() {
+        // With --max-steps m under the optimum the answer is "none within m", and the
+        // lower bound it proves on the way is no more than m + 1: positions beyond m
+        // are dropped however their bound rises.
+        for level in (1..=20).map(microban) {
+            let (SearchAnswer::Plan(plan), _) = search_level(&level, 200, &Stop::never()) else {
+                panic!("level {} has a plan", level.number);
+            };
+            for m in plan.len().saturating_sub(4)..plan.len() {
+                let bounded = |mut prover: Prover, board: &Incumbent| {
+                    (prover.run(&Stop::never(), board), board.lower())
+                };
+                let (answer, lower) = with_prover(&level, Some(m), bounded).unwrap();
+                assert_eq!(
+                    answer,
+                    SearchAnswer::NoneWithin(m),
+                    "level {}",
+                    level.number
+                );
+                assert!(lower <= m + 1, "level {}: {lower} > {m} + 1", level.number);
+            }
+        }
     }
 
     #[test]

@@ -37,8 +37,9 @@ enum Ruled {
     /// Into a dead square, a deadlock pattern or a lemma: the formula rules it out
     /// itself.
     ByFormula,
-    /// By a fact the formula does not state (a frozen box, no assignment of boxes to
-    /// goals, a position refuted as a whole): barred by assumption in a question.
+    /// By a fact the formula does not state (a frozen box, a position refuted as a
+    /// whole, a lemma naming cells the player cannot reach): barred by assumption in
+    /// a question.
     ByRules,
 }
 
@@ -104,9 +105,16 @@ struct Asking {
 }
 
 impl Asking {
-    /// Whether to ask about the `refuted`-th refutation.
-    fn now(&self, refuted: u64) -> bool {
-        refuted >= self.paused_until
+    /// Whether to ask about the `refuted`-th refutation. A window starts afresh when a
+    /// pause ends: what the old lemmas ruled out meanwhile is no measure of new ones.
+    fn now(&mut self, refuted: u64) -> bool {
+        if refuted < self.paused_until {
+            return false;
+        }
+        if refuted == self.paused_until && self.pause > 0 {
+            self.ruled_out = 0;
+        }
+        true
     }
 
     /// Counts a question (at the `refuted`-th refutation), and judges the window
@@ -209,7 +217,12 @@ impl<'a> Search<'a> {
                 let h = self.strong_bound(id);
                 if g + h > f {
                     self.h[id as usize] = h;
-                    self.queue.push((Reverse(g + h), g, id));
+                    if self.beyond_bound(g + h) {
+                        // Only plans longer than the user's bound pass through it.
+                        self.cut_by_bound = true;
+                    } else {
+                        self.queue.push((Reverse(g + h), g, id));
+                    }
                     continue;
                 }
             }
@@ -233,9 +246,11 @@ impl<'a> Search<'a> {
                 return SearchAnswer::Plan(self.arena.pushes_to(self.level, id));
             }
             self.stats.expanded += 1;
-            match self.expand(id, board) {
-                Ok(()) => {}
-                Err(answer) => return answer,
+            if let Err(answer) = self.expand(id, board) {
+                return answer;
+            }
+            if self.flags[0] & DEAD != 0 {
+                break; // the start itself is refuted: nothing else can lead anywhere
             }
         }
         if let Some(u) = board.upper() {
@@ -246,7 +261,7 @@ impl<'a> Search<'a> {
             }
         }
         match (self.cut_by_bound, self.limits.max_pushes) {
-            (true, Some(bound)) => SearchAnswer::NoneWithin(bound),
+            (true, Some(bound)) if self.flags[0] & DEAD == 0 => SearchAnswer::NoneWithin(bound),
             _ => SearchAnswer::Unsolvable(
                 "pdr ran out of positions: every sequence of pushes from the start runs \
                  into a deadlock or a refuted position"
@@ -278,6 +293,12 @@ impl<'a> Search<'a> {
         self.h.push(0);
         self.flags.push(0);
         self.queue.push((Reverse(0), 0, 0));
+    }
+
+    /// Whether a position of queue value `f` lies only on plans longer than the
+    /// user's bound.
+    fn beyond_bound(&self, f: u32) -> bool {
+        self.limits.max_pushes.is_some_and(|m| f as usize > m)
     }
 
     /// Whether every box of node `id` is on a goal (the boxes outside the region are:
@@ -328,7 +349,15 @@ impl<'a> Search<'a> {
         let mut open = false;
         let mut ruled = Vec::with_capacity(pushes.len());
         for p in &pushes {
-            let why = self.store_child(id, &boxes, p, g, board)?;
+            let why = match self.store_child(id, &boxes, p, g, board) {
+                Ok(why) => why,
+                Err(answer) => {
+                    // Out of memory: the search ends here (it cannot go on later).
+                    self.pushes = pushes;
+                    self.leave(id);
+                    return Err(answer);
+                }
+            };
             open |= why == Ruled::Open;
             ruled.push(why);
         }
@@ -450,7 +479,11 @@ impl<'a> Search<'a> {
             if g < self.g[c] {
                 self.g[c] = g;
                 self.arena.reach_by(child, id, step);
-                self.queue.push((Reverse(g + self.h[c]), g, child));
+                if self.beyond_bound(g + self.h[c]) {
+                    self.cut_by_bound = true;
+                } else {
+                    self.queue.push((Reverse(g + self.h[c]), g, child));
+                }
             }
             return Ok(Ruled::Open);
         }
@@ -461,7 +494,7 @@ impl<'a> Search<'a> {
             .potential(self.children.iter().map(|&b| b as Cell));
         let h = h.max(0) as u32;
         let f = g + h;
-        if self.limits.max_pushes.is_some_and(|m| f as usize > m) {
+        if self.beyond_bound(f) {
             self.cut_by_bound = true;
             return Ok(Ruled::Open);
         }
@@ -508,10 +541,10 @@ impl<'a> Search<'a> {
             .collect();
         let mut barred = Vec::new();
         for (p, why) in self.pushes.iter().zip(ruled) {
-            if *why == Ruled::ByRules {
-                let n = formula
-                    .push_of(p.from, p.dir)
-                    .expect("a push into a live cell");
+            // (A push the formula does not have needs no bar.)
+            if *why == Ruled::ByRules
+                && let Some(n) = formula.push_of(p.from, p.dir)
+            {
                 barred.push(!formula.pushes[n].lit);
             }
         }
@@ -563,6 +596,15 @@ impl<'a> Search<'a> {
     /// a push into a stored position that is not refuted, or into one not stored, is
     /// open.
     fn rule_pushes(&mut self, id: u32) -> Vec<Ruled> {
+        // Pushes judged a second time: the lemmas' rule-outs were counted the first.
+        let counted = (self.asking.ruled_out, self.stats.ruled_out);
+        let ruled = self.rule_pushes_again(id);
+        (self.asking.ruled_out, self.stats.ruled_out) = counted;
+        ruled
+    }
+
+    /// [`Search::rule_pushes`], counting what the lemmas rule out.
+    fn rule_pushes_again(&mut self, id: u32) -> Vec<Ruled> {
         let (level, analysis) = (self.level, self.analysis);
         let boxes: Vec<u16> = self.arena.boxes(id).to_vec();
         let cells: Vec<Cell> = boxes.iter().map(|&b| b as Cell).collect();
