@@ -299,8 +299,9 @@ impl std::str::FromStr for LevelSelection {
 /// `--engine`: a name from the registry, or `auto`; the help lists them.
 fn engine_parser() -> impl clap::builder::TypedValueParser<Value = EngineChoice> {
     let mut values = vec![PossibleValue::new("auto").help(
-        "the first engine that can do the job: anytime for push-optimal plans of \
-         levels without ice, finder with --optimize none, else unroll",
+        "the engine for the job: anytime for push-optimal plans of levels without \
+         ice, astar for optimal plans on ice and for --optimize moves, finder with \
+         --optimize none, unroll for a named encoding or an outside solver",
     )];
     values.extend(
         ENGINES

@@ -27,7 +27,7 @@ use crate::level::{Cell, Direction, Level};
 /// per box (its node, its key and its queue entries).
 const MEMORY: usize = 3 << 29;
 
-/// The A* baseline: no SAT, push-optimal, no ice.
+/// The A* baseline: no SAT, push- or move-optimal (over whole states on ice and for moves).
 pub struct Astar;
 
 static ABOUT: About = About {
