@@ -311,6 +311,19 @@ fn a_timeout_keeps_the_best_plan_with_its_proven_bound() {
 }
 
 #[test]
+fn the_proof_goes_on_after_its_head_start_when_a_plan_came_first() {
+    // On XSokoban level 17 a plan comes within a second and `pdr` needs a few seconds
+    // to prove the optimum: the bound side resumes after its head start and the answer
+    // is proved optimal.
+    let run = expect_code(&[XSOKOBAN, "--level", "17", "--json"], 0);
+    let v = &json_lines(&run)[0];
+    assert_eq!(str_field(v, "optimal"), "pushes", "{v}");
+    assert_eq!(u64_field(v, "pushes"), 213, "{v}");
+    assert_eq!(u64_field(v, "lower_bound"), 213, "{v}");
+    assert_verifies(XSOKOBAN, 17, str_field(v, "solution"));
+}
+
+#[test]
 fn timeout_leaves_quick_levels_alone() {
     // With a time limit the level is solved in a worker process; the result is the same,
     // and the worker uses the encoding asked for.

@@ -185,7 +185,11 @@ fn prove(
     let mut answer = prover.run(&head, board);
     let mut by_goals = None;
     if answer == SearchAnswer::Stopped(StopReason::Time) && !stop.should_stop() {
-        by_goals = goal_by_goal(task, stop, first_plan, board);
+        // The goal-by-goal planner only looks for a first plan: with one on the board
+        // it has nothing to do (and reports nothing).
+        if !first_plan.is_cancelled() {
+            by_goals = goal_by_goal(task, stop, first_plan, board);
+        }
         answer = prover.run(stop, board);
     }
     (by_goals, prover.outcome(task, answer))
