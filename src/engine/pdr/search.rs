@@ -43,6 +43,36 @@ enum Ruled {
     ByRules,
 }
 
+/// A push [`Search::judge`] rules out: why, and whether a lemma did it (what the
+/// question windows weigh against their cost).
+struct RuledOut {
+    why: Ruled,
+    by_lemma: bool,
+}
+
+impl RuledOut {
+    /// Ruled out by a static fact.
+    fn by(why: Ruled) -> RuledOut {
+        RuledOut {
+            why,
+            by_lemma: false,
+        }
+    }
+
+    /// Ruled out by a lemma; one naming cells the player cannot reach rules it out by
+    /// the rules, since the formula cannot state where the player walks after a push.
+    fn by_lemma(says_reach: bool) -> RuledOut {
+        RuledOut {
+            why: if says_reach {
+                Ruled::ByRules
+            } else {
+                Ruled::ByFormula
+            },
+            by_lemma: true,
+        }
+    }
+}
+
 /// The limits of one search.
 pub(super) struct Limits {
     /// Plans longer than this many pushes are not looked for (`None`: no bound).
@@ -217,12 +247,7 @@ impl<'a> Search<'a> {
                 let h = self.strong_bound(id);
                 if g + h > f {
                     self.h[id as usize] = h;
-                    if self.beyond_bound(g + h) {
-                        // Only plans longer than the user's bound pass through it.
-                        self.cut_by_bound = true;
-                    } else {
-                        self.queue.push((Reverse(g + h), g, id));
-                    }
+                    self.requeue(g + h, g, id);
                     continue;
                 }
             }
@@ -249,8 +274,8 @@ impl<'a> Search<'a> {
             if let Err(answer) = self.expand(id, board) {
                 return answer;
             }
-            if self.flags[0] & DEAD != 0 {
-                break; // the start itself is refuted: nothing else can lead anywhere
+            if self.start_refuted() {
+                break;
             }
         }
         if let Some(u) = board.upper() {
@@ -261,7 +286,7 @@ impl<'a> Search<'a> {
             }
         }
         match (self.cut_by_bound, self.limits.max_pushes) {
-            (true, Some(bound)) if self.flags[0] & DEAD == 0 => SearchAnswer::NoneWithin(bound),
+            (true, Some(bound)) if !self.start_refuted() => SearchAnswer::NoneWithin(bound),
             _ => SearchAnswer::Unsolvable(
                 "pdr ran out of positions: every sequence of pushes from the start runs \
                  into a deadlock or a refuted position"
@@ -299,6 +324,21 @@ impl<'a> Search<'a> {
     /// user's bound.
     fn beyond_bound(&self, f: u32) -> bool {
         self.limits.max_pushes.is_some_and(|m| f as usize > m)
+    }
+
+    /// Queues stored node `id` again at value `f` (`g` pushes from the start), unless
+    /// only plans longer than the user's bound pass through it.
+    fn requeue(&mut self, f: u32, g: u32, id: u32) {
+        if self.beyond_bound(f) {
+            self.cut_by_bound = true;
+        } else {
+            self.queue.push((Reverse(f), g, id));
+        }
+    }
+
+    /// Whether the start position itself is refuted: nothing can lead anywhere.
+    fn start_refuted(&self) -> bool {
+        self.flags[0] & DEAD != 0
     }
 
     /// Whether every box of node `id` is on a goal (the boxes outside the region are:
@@ -349,7 +389,8 @@ impl<'a> Search<'a> {
         let mut open = false;
         let mut ruled = Vec::with_capacity(pushes.len());
         for p in &pushes {
-            let why = match self.store_child(id, &boxes, p, g, board) {
+            let child = self.after_push(p, |search| search.child_of(id, &boxes, p, g, board));
+            let why = match child.unwrap_or(Ok(Ruled::ByFormula)) {
                 Ok(why) => why,
                 Err(answer) => {
                     // Out of memory: the search ends here (it cannot go on later).
@@ -372,36 +413,34 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// Why push `p` from node `id` (entered; its boxes `boxes`) is ruled out, or
-    /// `Open` after storing the position it leads to (reached after `g` pushes).
-    fn store_child(
-        &mut self,
-        id: u32,
-        boxes: &[u16],
-        p: &PushMove,
-        g: u32,
-        board: &Incumbent,
-    ) -> Result<Ruled, SearchAnswer> {
+    /// `f` with push `p` made in the mask (of the entered node), or `None` when `p`
+    /// ends on a dead square, which the formula rules out itself.
+    fn after_push<R>(&mut self, p: &PushMove, f: impl FnOnce(&mut Self) -> R) -> Option<R> {
         if !self.analysis.live[p.to] {
-            return Ok(Ruled::ByFormula);
+            return None;
         }
         self.mask[p.from] = false;
         self.mask[p.to] = true;
-        let why = self.child_of(id, boxes, p, g, board);
+        let r = f(self);
         self.mask[p.to] = false;
         self.mask[p.from] = true;
-        why
+        Some(r)
     }
 
     /// Whether push `p` from node `id` (the position after it laid out in the mask;
     /// `boxes` the node's boxes) is ruled out, and why; else the name of the player's
     /// place after it, and its hash (the box cells after it are in `self.children`).
-    fn judge(&mut self, id: u32, boxes: &[u16], p: &PushMove) -> Result<(Cell, u64, u64), Ruled> {
+    fn judge(
+        &mut self,
+        id: u32,
+        boxes: &[u16],
+        p: &PushMove,
+    ) -> Result<(Cell, u64, u64), RuledOut> {
         let (level, analysis) = (self.level, self.analysis);
         let mask = &self.mask;
         let rest = boxes.iter().map(|&o| o as Cell).filter(|&o| o != p.from);
         if (analysis.deadlocks).dead_after(&analysis.pair_table, p.to, |c| mask[c], rest) {
-            return Err(Ruled::ByFormula);
+            return Err(RuledOut::by(Ruled::ByFormula));
         }
         self.children.clear();
         let moved = |b: &u16| {
@@ -420,15 +459,6 @@ impl<'a> Search<'a> {
             name.get_or_insert_with(|| region.name(level, mask, p.player));
             region.contains(c)
         };
-        // The formula cannot state where the player walks after a push: such lemmas
-        // rule a push out by the rules.
-        let by = |says_reach: bool| {
-            if says_reach {
-                Ruled::ByRules
-            } else {
-                Ruled::ByFormula
-            }
-        };
         if self.lemmas.any_part_at(p.to) {
             let bits = &mut self.bits;
             bits.clone_from(&self.fixed_bits);
@@ -436,13 +466,11 @@ impl<'a> Search<'a> {
                 bits[c as usize / 64] |= 1 << (c % 64);
             }
             if let Some(reach) = self.lemmas.refute_part(bits, p.to, &mut reaches) {
-                self.asking.ruled_out += 1;
-                self.stats.ruled_out += 1;
-                return Err(by(reach));
+                return Err(RuledOut::by_lemma(reach));
             }
         }
         if !level.has_ice() && frozen_off_goal(level, mask, &analysis.live, p.to) {
-            return Err(Ruled::ByRules);
+            return Err(RuledOut::by(Ruled::ByRules));
         }
         let name = name.unwrap_or_else(|| self.child_region.name(level, mask, p.player));
         let box_hash = self.zobrist.moved(self.arena.box_hash(id), p.from, p.to);
@@ -450,14 +478,14 @@ impl<'a> Search<'a> {
         if let Some(reach) =
             (self.lemmas).refute_whole(box_hash, &self.children, |c| region.contains(c))
         {
-            self.asking.ruled_out += 1;
-            self.stats.ruled_out += 1;
-            return Err(by(reach));
+            return Err(RuledOut::by_lemma(reach));
         }
         Ok((name, box_hash, self.zobrist.marked(box_hash, name)))
     }
 
-    /// [`Search::store_child`] with the child laid out in the mask.
+    /// Why push `p` from node `id` (entered; its boxes `boxes`; the position after
+    /// the push laid out in the mask) is ruled out, or `Open` after storing the
+    /// position it leads to (reached after `g` pushes).
     fn child_of(
         &mut self,
         id: u32,
@@ -468,7 +496,14 @@ impl<'a> Search<'a> {
     ) -> Result<Ruled, SearchAnswer> {
         let (name, box_hash, hash) = match self.judge(id, boxes, p) {
             Ok(found) => found,
-            Err(why) => return Ok(why),
+            Err(out) => {
+                // Counted here, where a push is judged first, for the question windows.
+                if out.by_lemma {
+                    self.asking.ruled_out += 1;
+                    self.stats.ruled_out += 1;
+                }
+                return Ok(out.why);
+            }
         };
         let step = Step::push(p.from, p.dir, p.to);
         if let Some(child) = self.arena.find(hash, &self.children, name) {
@@ -479,11 +514,7 @@ impl<'a> Search<'a> {
             if g < self.g[c] {
                 self.g[c] = g;
                 self.arena.reach_by(child, id, step);
-                if self.beyond_bound(g + self.h[c]) {
-                    self.cut_by_bound = true;
-                } else {
-                    self.queue.push((Reverse(g + self.h[c]), g, child));
-                }
+                self.requeue(g + self.h[c], g, child);
             }
             return Ok(Ruled::Open);
         }
@@ -596,38 +627,20 @@ impl<'a> Search<'a> {
     /// a push into a stored position that is not refuted, or into one not stored, is
     /// open.
     fn rule_pushes(&mut self, id: u32) -> Vec<Ruled> {
-        // Pushes judged a second time: the lemmas' rule-outs were counted the first.
-        let counted = (self.asking.ruled_out, self.stats.ruled_out);
-        let ruled = self.rule_pushes_again(id);
-        (self.asking.ruled_out, self.stats.ruled_out) = counted;
-        ruled
-    }
-
-    /// [`Search::rule_pushes`], counting what the lemmas rule out.
-    fn rule_pushes_again(&mut self, id: u32) -> Vec<Ruled> {
-        let (level, analysis) = (self.level, self.analysis);
         let boxes: Vec<u16> = self.arena.boxes(id).to_vec();
         let cells: Vec<Cell> = boxes.iter().map(|&b| b as Cell).collect();
         let mut pushes = std::mem::take(&mut self.pushes);
-        self.moves.all(level, &self.mask, &cells, &mut pushes);
+        self.moves.all(self.level, &self.mask, &cells, &mut pushes);
         let mut ruled = Vec::with_capacity(pushes.len());
         for p in &pushes {
-            if !analysis.live[p.to] {
-                ruled.push(Ruled::ByFormula);
-                continue;
-            }
-            self.mask[p.from] = false;
-            self.mask[p.to] = true;
-            let why = match self.judge(id, &boxes, p) {
-                Err(why) => why,
-                Ok((name, _, hash)) => match self.arena.find(hash, &self.children, name) {
-                    Some(c) if self.flags[c as usize] & DEAD != 0 => Ruled::ByRules,
+            let why = self.after_push(p, |search| match search.judge(id, &boxes, p) {
+                Err(out) => out.why,
+                Ok((name, _, hash)) => match search.arena.find(hash, &search.children, name) {
+                    Some(c) if search.flags[c as usize] & DEAD != 0 => Ruled::ByRules,
                     _ => Ruled::Open,
                 },
-            };
-            self.mask[p.to] = false;
-            self.mask[p.from] = true;
-            ruled.push(why);
+            });
+            ruled.push(why.unwrap_or(Ruled::ByFormula));
         }
         self.pushes = pushes;
         ruled
