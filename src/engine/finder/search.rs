@@ -2,10 +2,10 @@
 //! in a [`Frontier`] by their features, expanded a slice at a time (so that several
 //! searches can share a core).
 
-use super::Techniques;
 use super::corral::Corrals;
 use super::features::Features;
 use super::frontier::Frontier;
+use super::{SWITCH_COST, Techniques};
 use crate::analysis::{Analysis, Assignment, frozen_off_goal, packing_order};
 use crate::engine::StopReason;
 use crate::engine::arena::{Arena, Step};
@@ -40,6 +40,10 @@ pub struct Search<'a> {
     children: Vec<u16>,
     /// Positions expanded.
     pub expanded: u64,
+    /// Per node, the changes of box charged on the way to it (see [`SWITCH_COST`]).
+    switches: Vec<u32>,
+    /// The feature cell of the position being expanded.
+    expanding_cell: usize,
     /// Whether positions were skipped (macros, corral pruning): then running out of
     /// positions proves nothing.
     skipped: bool,
@@ -104,6 +108,8 @@ impl<'a> Search<'a> {
             child_region: Region::new(level),
             children: Vec::with_capacity(n),
             expanded: 0,
+            switches: Vec::new(),
+            expanding_cell: 0,
             skipped: false,
             cut_by_bound: false,
         }
@@ -140,6 +146,7 @@ impl<'a> Search<'a> {
         };
         self.arena
             .add((hash, box_hash), &start, name, 0, Step::START);
+        self.switches.push(0);
         self.frontier.push(cell, h, 0, 0);
         None
     }
@@ -147,9 +154,10 @@ impl<'a> Search<'a> {
     /// Expands up to `budget` positions; `Some` answer when the search is over.
     pub fn advance(&mut self, budget: usize) -> Option<SearchAnswer> {
         for _ in 0..budget {
-            let Some((id, g, _)) = self.frontier.pop() else {
+            let Some((id, g, cell)) = self.frontier.pop() else {
                 return Some(self.exhausted());
             };
+            self.expanding_cell = cell;
             if let Some(answer) = self.expand(id, g) {
                 return Some(answer);
             }
@@ -320,12 +328,29 @@ impl<'a> Search<'a> {
             return Some(SearchAnswer::Stopped(StopReason::Memory { positions }));
         }
         let cell = self.features.cell(level, &self.mask);
+        let switches = self.switches[id as usize] + u32::from(self.switches_box(id, b, cell));
         let child = self
             .arena
             .add((hash, box_hash), &self.children, name, id, step);
-        // Within a cell, A*'s order: the pushes made and the estimate.
-        self.frontier.push(cell, child_g + h, child_g, child);
+        self.switches.push(switches);
+        // Within a cell, A*'s order (the pushes made and the estimate), with each
+        // change of box charged.
+        let charge = if self.techniques.switches {
+            SWITCH_COST.saturating_mul(switches)
+        } else {
+            0
+        };
+        self.frontier
+            .push(cell, (child_g + h).saturating_add(charge), child_g, child);
         None
+    }
+
+    /// Whether pushing the box on `b` out of node `id` (into a position of feature cell
+    /// `cell`) is charged as a change of box: it is another box than the one node
+    /// `id` was reached by pushing, and the push does not advance the features.
+    fn switches_box(&self, id: u32, b: Cell, cell: usize) -> bool {
+        let same_box = id != 0 && self.arena.step(id).end() == b;
+        !same_box && cell <= self.expanding_cell
     }
 
     /// Whether the box just pushed from `from` to `at` in `dir` stands in a tunnel it
@@ -342,5 +367,48 @@ impl<'a> Search<'a> {
         };
         let walled = |c: Cell| sides.iter().all(|&s| level.is_wall(level.neighbor(c, s)));
         walled(at) && walled(from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::parse_xsb;
+
+    #[test]
+    fn a_push_of_another_box_than_the_last_is_charged() {
+        // An open room: no push of the first two can fill a goal or split the floor,
+        // so no push advances the features and every change of box is charged.
+        let text = "#########\n#.     .#\n#       #\n#  $ $  #\n#   @   #\n#       #\n#########\n";
+        let level = parse_xsb("t", text).unwrap().remove(0);
+        let analysis = Analysis::new(&level);
+        let techniques = Techniques {
+            freeze: true,
+            tunnels: true,
+            packing: true,
+            corrals: true,
+            rotation: true,
+            connectivity: true,
+            pi_corrals: false,
+            portfolio: false,
+            subgoals: false,
+            switches: true,
+        };
+        let mut search = Search::new(&level, &analysis, techniques, 10_000, None);
+        assert!(search.start().is_none());
+        // The start has no box pushed last: each first push is one change of box.
+        assert!(search.advance(1).is_none());
+        let first = search.positions();
+        assert!(first > 1);
+        assert!((1..first).all(|id| search.switches[id] == 1));
+        // From the second position expanded, pushing the box it moved again is free;
+        // pushing the box still on its start cell is a second change.
+        assert!(search.advance(1).is_none());
+        assert!(search.positions() > first);
+        for id in first..search.positions() {
+            let from = search.arena.step(id as u32).from as Cell;
+            let expected = if level.has_initial_box(from) { 2 } else { 1 };
+            assert_eq!(search.switches[id], expected, "node {id}");
+        }
     }
 }
