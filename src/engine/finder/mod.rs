@@ -87,6 +87,20 @@ impl Techniques {
         "switches",
     ];
 
+    /// Every technique on.
+    pub const ALL: Techniques = Techniques {
+        freeze: true,
+        tunnels: true,
+        packing: true,
+        corrals: true,
+        rotation: true,
+        connectivity: true,
+        pi_corrals: true,
+        portfolio: true,
+        subgoals: true,
+        switches: true,
+    };
+
     /// Every technique on, but those named in `SATSOKO_FINDER_OFF`.
     pub fn from_env() -> Techniques {
         let off = std::env::var("SATSOKO_FINDER_OFF").unwrap_or_default();

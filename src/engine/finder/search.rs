@@ -383,16 +383,9 @@ mod tests {
         let level = parse_xsb("t", text).unwrap().remove(0);
         let analysis = Analysis::new(&level);
         let techniques = Techniques {
-            freeze: true,
-            tunnels: true,
-            packing: true,
-            corrals: true,
-            rotation: true,
-            connectivity: true,
             pi_corrals: false,
             portfolio: false,
-            subgoals: false,
-            switches: true,
+            ..Techniques::ALL
         };
         let mut search = Search::new(&level, &analysis, techniques, 10_000, None);
         assert!(search.start().is_none());
