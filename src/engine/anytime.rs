@@ -4,8 +4,9 @@
 //! The finder ([`find_plan`]) looks for a verified plan fast and offers it as the upper
 //! bound; then it asks the SAT solver to shorten the plan window by window
 //! ([`shorten`]), offering every shorter plan. The prover ([`Prover`], `pdr`) raises
-//! the proven lower bound as its search goes; after a head start it lends its core to
-//! the goal-by-goal planner ([`Subgoals`]) until the first plan, then goes on. On ice
+//! the proven lower bound as its search goes; after a head start it lends its core
+//! until the first plan to two planners that take turns: the goal-by-goal planner
+//! ([`GoalByGoal`]) and a second finder in another order ([`plan_in_turns`]). On ice
 //! the two SAT parts that unroll the `pushes` formula (shortening, the goal-by-goal
 //! planner) are left out. When the bound meets the best plan, that plan is optimal
 //! and both stop; when the prover finds a plan first, it is optimal by itself. Stopped
@@ -15,18 +16,18 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::finder::{Techniques, find_plan};
+use super::finder::{PlanFinder, Techniques, find_plan};
 use super::pdr::{Pdr, Prover};
 use super::push_search::{self, SearchAnswer};
 use super::shorten::shorten;
-use super::subgoals::Subgoals;
+use super::subgoals::{GoalByGoal, SubgoalCounts};
 use super::target::pushes_of;
 use super::{
     About, Engine, Incumbent, Outcome, SatUse, SolveError, Statistics, Stop, StopReason, Task,
     Verdict,
 };
 use crate::encode::EncodingKind;
-use crate::game::Metric;
+use crate::game::{Metric, plan_from_pushes};
 
 /// The plan finder and the optimal search together.
 pub struct Anytime;
@@ -67,7 +68,7 @@ impl Engine for Anytime {
                 outcome
             });
             let prover = scope.spawn(|| {
-                let (by_goals, outcome) = prove(task, &prover_stop, &first_plan, board);
+                let (counts, outcome) = prove(task, &prover_stop, &first_plan, board);
                 // Proved, closed, refuted or stopped from outside: the finder has
                 // nothing left to do. A prover out of memory leaves the plan side to
                 // go on until the time is up.
@@ -80,16 +81,15 @@ impl Engine for Anytime {
                 if !out_of_memory {
                     finder_stop.cancel();
                 }
-                (by_goals, outcome)
+                (counts, outcome)
             });
             let found = finder.join().expect("the finder does not panic");
             // The finder is done; the prover goes on until the bound meets the plan.
-            let (by_goals, proved) = prover.join().expect("the prover does not panic");
-            (found, (by_goals, proved))
+            let (counts, proved) = prover.join().expect("the prover does not panic");
+            (found, (counts, proved))
         });
-        let (by_goals, proved) = proved;
-        let (found, proved) = (found?, proved?);
-        let by_goals = by_goals.transpose()?;
+        let (counts, proved) = proved;
+        let (found, proved, counts) = (found?, proved?, counts?);
         let verdict = match (&found.verdict, &proved.verdict) {
             (_, Verdict::Solved { .. }) => proved.verdict.clone(),
             (Verdict::Unsolvable { .. }, _) => found.verdict.clone(),
@@ -107,14 +107,13 @@ impl Engine for Anytime {
         outcome.encoding = proved.encoding;
         outcome.solver = proved.solver.clone();
         outcome.formula = proved.formula;
-        let goals = by_goals.map(|o| o.stats).unwrap_or_default();
         outcome.stats = Statistics {
-            positions: found.stats.positions,
+            positions: found.stats.positions.map(|p| p + counts.positions),
             windows: found.stats.windows,
             windows_shortened: found.stats.windows_shortened,
             pushes_saved: found.stats.pushes_saved,
-            subgoals: goals.subgoals,
-            backtracks: goals.backtracks,
+            subgoals: counts.goals.map(|g| g.subgoals),
+            backtracks: counts.goals.map(|g| g.backtracks),
             tables_full: found.stats.tables_full
                 || proved.stats.tables_full
                 || matches!(
@@ -160,63 +159,120 @@ fn find_and_shorten(
 }
 
 /// How long `pdr` runs alone on the proof side before it lends its core to the
-/// goal-by-goal planner: most small levels are proved within it, and on those the
-/// planner only costs time.
+/// planners: most small levels are proved within it, and on those the planners only
+/// cost time.
 const HEAD_START: Duration = Duration::from_secs(1);
 
+/// The first turn of each planner on the proof core. Each later pair of turns is twice
+/// as long, so that a question of the goal-by-goal planner cut short by its turn (and
+/// asked again from its start) fits in a later one.
+const FIRST_TURN: Duration = Duration::from_secs(1);
+
+/// The memory of the second finder: half the first one's, as it runs beside it. With
+/// both full, a level of XSokoban peaks at 1.9 GiB; at 384 MiB the highest peak was
+/// the same.
+const SECOND_FINDER_MEMORY: usize = 1 << 29;
+
 /// The proof side: `pdr` for [`HEAD_START`]; if that did not settle the level and no
-/// plan is on the board, the goal-by-goal planner until the first plan (or until it
-/// gives up); then `pdr` again, from where it stopped, until the end.
+/// plan is on the board, the planners of [`plan_in_turns`] until the first plan (or
+/// until they give up); then `pdr` again, from where it stopped, until the end.
 fn prove(
     task: &Task,
     stop: &Stop,
     first_plan: &Stop,
     board: &Incumbent,
 ) -> (
-    Option<Result<Outcome, SolveError>>,
+    Result<PlannerCounts, SolveError>,
     Result<Outcome, SolveError>,
 ) {
     let mut prover = match Prover::new(task) {
         Ok(prover) => prover,
-        Err(e) => return (None, Err(e)),
+        Err(e) => return (Ok(PlannerCounts::default()), Err(e)),
     };
-    let head_end = Instant::now() + HEAD_START;
-    let head = stop.with_deadline(Some(stop.deadline().map_or(head_end, |d| d.min(head_end))));
-    let mut answer = prover.run(&head, board);
-    let mut by_goals = None;
+    let mut answer = prover.run(&stop.by(Instant::now() + HEAD_START), board);
+    let mut counts = Ok(PlannerCounts::default());
     if answer == SearchAnswer::Stopped(StopReason::Time) && !stop.should_stop() {
-        // The goal-by-goal planner only looks for a first plan: with one on the board
-        // it has nothing to do (and reports nothing).
+        // The planners only look for a first plan: with one on the board they have
+        // nothing to do (and report nothing).
         if !first_plan.is_cancelled() {
-            by_goals = goal_by_goal(task, stop, first_plan, board);
+            counts = plan_in_turns(task, stop, first_plan, board);
         }
         answer = prover.run(stop, board);
     }
-    (by_goals, prover.outcome(task, answer))
+    (counts, prover.outcome(task, answer))
 }
 
-/// The prover's side before it proves: the goal-by-goal planner, until it or the finder
-/// has a plan (`first_plan`), it gives up, or `stop` says stop. `None` when it is
-/// switched off for a measurement (`SATSOKO_FINDER_OFF=subgoals`).
-fn goal_by_goal(
+/// What the planners on the proof core counted.
+#[derive(Clone, Copy, Debug, Default)]
+struct PlannerCounts {
+    /// The goal-by-goal planner's subgoals and backtracks, if it ran.
+    goals: Option<SubgoalCounts>,
+    /// The positions the second finder stored.
+    positions: u64,
+}
+
+/// The proof core before the first plan: the goal-by-goal planner (the SAT route) and a
+/// second finder take turns, until either has a plan or the first finder has
+/// (`first_plan`), both give up, or `stop` says stop. The second finder searches
+/// without the charge for a change of box and without PI-corral pruning: the first
+/// finder's order solves most levels, and this one others. A plan goes on `board`.
+/// Either can be switched off for measurements (`SATSOKO_FINDER_OFF=subgoals` or
+/// `second`); the goal-by-goal planner does not run on ice, whose slides its
+/// unrolled `pushes` formula does not have.
+fn plan_in_turns(
     task: &Task,
     stop: &Stop,
     first_plan: &Stop,
     board: &Incumbent,
-) -> Option<Result<Outcome, SolveError>> {
-    // Its questions go to the unrolled `pushes` formula, which has no slides.
-    if !Techniques::from_env().subgoals || task.level.has_ice() {
-        return None;
+) -> Result<PlannerCounts, SolveError> {
+    let techniques = Techniques::from_env();
+    let stop = stop.either(first_plan);
+    let mut by_goals =
+        (techniques.subgoals && !task.level.has_ice()).then(|| GoalByGoal::new(task));
+    let second = Techniques {
+        switches: false,
+        pi_corrals: false,
+        ..techniques
+    };
+    let mut finder = techniques
+        .second
+        .then(|| PlanFinder::new(task, &second, SECOND_FINDER_MEMORY));
+    let mut counts = PlannerCounts::default();
+    let mut turn = FIRST_TURN;
+    let mut plan = None;
+    while plan.is_none() && !stop.should_stop() && (by_goals.is_some() || finder.is_some()) {
+        if let Some(planner) = &mut by_goals {
+            let answer = planner.run(task, &stop.by(Instant::now() + turn));
+            counts.goals = Some(planner.counts);
+            match answer {
+                // Its subplans know nothing of the user's bound: a longer plan is none.
+                SearchAnswer::Plan(pushes) if !task.beyond_bound(pushes.len()) => {
+                    plan = Some((pushes, "subgoals"));
+                }
+                SearchAnswer::Stopped(StopReason::Time) => {}
+                _ => by_goals = None,
+            }
+        }
+        if let Some(search) = finder.as_mut().filter(|_| plan.is_none()) {
+            let answer = search.run(&stop.by(Instant::now() + turn));
+            counts.positions = search.stats().positions;
+            match answer {
+                SearchAnswer::Plan(pushes) => plan = Some((pushes, "second finder")),
+                SearchAnswer::Stopped(StopReason::Time) => {}
+                // Its pruning proves nothing: giving up is all it can say.
+                _ => finder = None,
+            }
+        }
+        turn *= 2;
     }
-    let outcome = Subgoals.run(task, &stop.either(first_plan), board);
-    if let Ok(Outcome {
-        verdict: Verdict::Solved { .. },
-        ..
-    }) = &outcome
-    {
+    if let Some((pushes, by)) = plan {
+        let plan = plan_from_pushes(task.level, &pushes).map_err(|i| {
+            SolveError::Internal(format!("the {by} plan cannot make its push {}", i + 1))
+        })?;
+        board.offer(task.level, plan, by);
         first_plan.cancel();
     }
-    Some(outcome)
+    Ok(counts)
 }
 
 /// Whether an outcome settles the level for the other side: a proved optimum or a proof
@@ -226,4 +282,53 @@ fn settles(outcome: &Result<Outcome, SolveError>) -> bool {
         outcome.as_ref().map(|o| &o.verdict),
         Ok(Verdict::Solved { optimal: true, .. } | Verdict::Unsolvable { .. })
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::push_search::on_task;
+
+    #[test]
+    fn the_planners_in_turns_put_a_verified_plan_on_the_board() {
+        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        on_task(text, |task| {
+            let board = Incumbent::new(Metric::Pushes);
+            let first_plan = Stop::never();
+            let counts = plan_in_turns(task, &Stop::never(), &first_plan, &board).unwrap();
+            // The goal-by-goal planner takes the first turn and finds the plan.
+            let best = board.best().expect("a plan on the board");
+            assert!(best.plan.verify(task.level).is_ok());
+            assert_eq!(best.by, "subgoals");
+            assert!(counts.goals.is_some_and(|g| g.subgoals >= 2));
+            // The finder's side learns that it can stop looking.
+            assert!(first_plan.is_cancelled());
+        });
+    }
+
+    #[test]
+    fn a_first_plan_already_found_leaves_the_planners_idle() {
+        on_task("#####\n#@$.#\n#####\n", |task| {
+            let board = Incumbent::new(Metric::Pushes);
+            let first_plan = Stop::never();
+            first_plan.cancel();
+            let counts = plan_in_turns(task, &Stop::never(), &first_plan, &board).unwrap();
+            assert!(board.best().is_none());
+            assert!(counts.goals.is_none());
+            assert_eq!(counts.positions, 0);
+        });
+    }
+
+    #[test]
+    fn on_ice_the_second_finder_plans_alone() {
+        on_task("######\n#@$ .#\n#~   #\n######\n", |task| {
+            assert!(task.level.has_ice());
+            let board = Incumbent::new(Metric::Pushes);
+            let counts = plan_in_turns(task, &Stop::never(), &Stop::never(), &board).unwrap();
+            let best = board.best().expect("a plan on the board");
+            assert_eq!(best.by, "second finder");
+            assert!(counts.goals.is_none());
+            assert!(counts.positions > 0);
+        });
+    }
 }

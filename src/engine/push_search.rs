@@ -45,6 +45,22 @@ pub fn outcome(about: &About, task: &Task, answer: SearchAnswer) -> Result<Outco
     Ok(Outcome::new(about, Metric::Pushes, verdict))
 }
 
+/// Runs `f` on a push task for the level `text` (the default solver, no bound).
+#[cfg(test)]
+pub(crate) fn on_task<R>(text: &str, f: impl FnOnce(&Task) -> R) -> R {
+    let level = crate::level::parse_xsb("t", text).unwrap().remove(0);
+    let analysis = crate::analysis::Analysis::new(&level);
+    let solver = crate::sat::SolverChoice::default();
+    f(&Task {
+        level: &level,
+        analysis: &analysis,
+        metric: Metric::Pushes,
+        encoding: None,
+        solver: &solver,
+        max_steps: None,
+    })
+}
+
 /// Bounds, a dead level and a solved start: what every push search must answer
 /// (`run` solves a level text within a number of pushes).
 #[cfg(test)]

@@ -41,6 +41,12 @@ impl Stop {
         }
     }
 
+    /// The same stop with its deadline brought forward to `end` if that is earlier (a
+    /// turn of one planner within a solve's time).
+    pub fn by(&self, end: Instant) -> Stop {
+        self.with_deadline(Some(self.deadline.map_or(end, |d| d.min(end))))
+    }
+
     /// A stop with the same deadline that also stops when this one is cancelled, and
     /// that can be cancelled alone (one side of a solve that runs two engines).
     pub fn child(&self) -> Stop {

@@ -115,57 +115,91 @@ impl Link {
 
 /// Plans `task`'s level goal by goal (see the module documentation), checking `stop`.
 pub fn plan_by_subgoals(task: &Task, stop: &Stop) -> (SearchAnswer, SubgoalCounts) {
-    let level = task.level;
-    let order = packing_order(level, &task.analysis.region);
-    let mut assignment = Assignment::new(level, &task.analysis.region);
-    let mut counts = SubgoalCounts::default();
-    let start = level.initial_boxes().to_vec();
-    let mut chain = vec![Link::new(start, level.player(), Vec::new(), &order)];
-    loop {
-        let link = chain.last_mut().expect("the chain keeps its start");
-        if level.goal_cells().all(|g| link.boxes[g]) {
-            let pushes = chain
-                .iter()
-                .flat_map(|l| l.pushes.iter().copied())
-                .collect();
-            return (SearchAnswer::Plan(pushes), counts);
+    let mut planner = GoalByGoal::new(task);
+    let answer = planner.run(task, stop);
+    (answer, planner.counts)
+}
+
+/// The goal-by-goal planner, resumable: [`GoalByGoal::run`] goes on from the chain the
+/// last call left, so the planner can share a core with another one. A question cut
+/// short by the stop is asked again, from its start, by the next call.
+pub struct GoalByGoal {
+    order: Vec<Cell>,
+    assignment: Assignment,
+    chain: Vec<Link>,
+    /// What the planner counted so far.
+    pub counts: SubgoalCounts,
+}
+
+impl GoalByGoal {
+    /// The planner at `task`'s start position.
+    pub fn new(task: &Task) -> GoalByGoal {
+        let level = task.level;
+        let order = packing_order(level, &task.analysis.region);
+        let start = level.initial_boxes().to_vec();
+        let chain = vec![Link::new(start, level.player(), Vec::new(), &order)];
+        GoalByGoal {
+            assignment: Assignment::new(level, &task.analysis.region),
+            order,
+            chain,
+            counts: SubgoalCounts::default(),
         }
-        let Some(&goal) = link.next_goals.first() else {
-            // No goal can be filled from here: refuse this position one link back.
-            if chain.len() == 1 {
-                return (SearchAnswer::Stopped(StopReason::GaveUp), counts);
+    }
+
+    /// Plans on until a plan, until it runs out of subplans (`Stopped(GaveUp)`), or
+    /// until `stop` says stop (`Stopped(Time)`; a later call goes on).
+    pub fn run(&mut self, task: &Task, stop: &Stop) -> SearchAnswer {
+        let level = task.level;
+        let (chain, counts) = (&mut self.chain, &mut self.counts);
+        loop {
+            let Some(link) = chain.last_mut() else {
+                return SearchAnswer::Stopped(StopReason::GaveUp);
+            };
+            if level.goal_cells().all(|g| link.boxes[g]) {
+                let pushes = chain
+                    .iter()
+                    .flat_map(|l| l.pushes.iter().copied())
+                    .collect();
+                return SearchAnswer::Plan(pushes);
             }
-            counts.backtracks += 1;
-            let dead_end = chain.pop().expect("more than the start").cells();
-            chain.last_mut().expect("the start").refused.push(dead_end);
-            continue;
-        };
-        let start = level.with_position(link.player, &link.boxes);
-        let mut wanted = link.kept.clone();
-        wanted.push(goal);
-        let target = Target {
-            boxes: &wanted,
-            player_cells: &[],
-            avoid: &link.refused,
-        };
-        match fewest_pushes(task, &start, &target, (1, MAX_SUBGOAL_PUSHES, 1), stop) {
-            Reached::Stopped => {
-                return (SearchAnswer::Stopped(StopReason::Time), counts);
-            }
-            Reached::Pushes(pushes) => {
-                let (boxes, player) = after(level, link, &pushes);
-                let cells: Vec<Cell> = (0..boxes.len()).filter(|&c| boxes[c]).collect();
-                if is_dead(task, &mut assignment, &cells) {
-                    link.refused.push(cells);
-                    continue;
+            let Some(&goal) = link.next_goals.first() else {
+                // No goal can be filled from here: refuse this position one link back.
+                let dead_end = chain.pop().expect("a link").cells();
+                match chain.last_mut() {
+                    Some(before) => {
+                        counts.backtracks += 1;
+                        before.refused.push(dead_end);
+                    }
+                    None => return SearchAnswer::Stopped(StopReason::GaveUp),
                 }
-                counts.subgoals += 1;
-                link.pushes = pushes;
-                chain.push(Link::new(boxes, player, wanted, &order));
-            }
-            // This goal cannot be filled next from here (within the cap): the next one.
-            Reached::None => {
-                link.next_goals.remove(0);
+                continue;
+            };
+            let start = level.with_position(link.player, &link.boxes);
+            let mut wanted = link.kept.clone();
+            wanted.push(goal);
+            let target = Target {
+                boxes: &wanted,
+                player_cells: &[],
+                avoid: &link.refused,
+            };
+            match fewest_pushes(task, &start, &target, (1, MAX_SUBGOAL_PUSHES, 1), stop) {
+                Reached::Stopped => return SearchAnswer::Stopped(StopReason::Time),
+                Reached::Pushes(pushes) => {
+                    let (boxes, player) = after(level, link, &pushes);
+                    let cells: Vec<Cell> = (0..boxes.len()).filter(|&c| boxes[c]).collect();
+                    if is_dead(task, &mut self.assignment, &cells) {
+                        link.refused.push(cells);
+                        continue;
+                    }
+                    counts.subgoals += 1;
+                    link.pushes = pushes;
+                    let next = Link::new(boxes, player, wanted, &self.order);
+                    chain.push(next);
+                }
+                // This goal cannot be filled next from here (within the cap): the next one.
+                Reached::None => {
+                    link.next_goals.remove(0);
+                }
             }
         }
     }
@@ -205,25 +239,13 @@ fn is_dead(task: &Task, assignment: &mut Assignment, cells: &[Cell]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Analysis;
     use crate::engine::oracle::{SearchResult, shortest_pushes};
+    use crate::engine::push_search::on_task;
     use crate::game::plan_from_pushes;
     use crate::level::parse_xsb;
-    use crate::sat::SolverChoice;
 
     fn plan(text: &str) -> SearchAnswer {
-        let level = parse_xsb("t", text).unwrap().remove(0);
-        let analysis = Analysis::new(&level);
-        let solver = SolverChoice::default();
-        let task = Task {
-            level: &level,
-            analysis: &analysis,
-            metric: Metric::Pushes,
-            encoding: None,
-            solver: &solver,
-            max_steps: None,
-        };
-        plan_by_subgoals(&task, &Stop::never()).0
+        on_task(text, |task| plan_by_subgoals(task, &Stop::never()).0)
     }
 
     #[test]
@@ -244,5 +266,22 @@ mod tests {
             shortest_pushes(&level, 60, 1_000_000),
             SearchResult::Optimal(pushes.len())
         );
+    }
+
+    #[test]
+    fn a_stopped_planner_goes_on_from_its_chain() {
+        let text = "#######\n#@    #\n# $$ .#\n#   . #\n#######\n";
+        let whole = plan(text);
+        on_task(text, |task| {
+            let mut planner = GoalByGoal::new(task);
+            let past = Stop::new(Some(std::time::Instant::now()));
+            assert_eq!(
+                planner.run(task, &past),
+                SearchAnswer::Stopped(StopReason::Time)
+            );
+            assert_eq!(planner.counts, SubgoalCounts::default());
+            assert_eq!(planner.run(task, &Stop::never()), whole);
+            assert!(planner.counts.subgoals >= 2);
+        });
     }
 }

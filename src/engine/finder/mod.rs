@@ -70,11 +70,15 @@ pub struct Techniques {
     /// [`SWITCH_COST`] extra pushes, unless the push advances the features
     /// (`switches`).
     pub switches: bool,
+    /// Under `anytime`, run a second finder, without the charge and without
+    /// PI-corral pruning, in turns with the goal-by-goal planner until the first plan
+    /// (`second`).
+    pub second: bool,
 }
 
 impl Techniques {
     /// The names `SATSOKO_FINDER_OFF` takes.
-    pub const NAMES: [&str; 10] = [
+    pub const NAMES: [&str; 11] = [
         "freeze",
         "tunnels",
         "packing",
@@ -85,6 +89,7 @@ impl Techniques {
         "portfolio",
         "subgoals",
         "switches",
+        "second",
     ];
 
     /// Every technique on.
@@ -99,6 +104,7 @@ impl Techniques {
         portfolio: true,
         subgoals: true,
         switches: true,
+        second: true,
     };
 
     /// Every technique on, but those named in `SATSOKO_FINDER_OFF`.
@@ -116,6 +122,7 @@ impl Techniques {
             portfolio: on("portfolio"),
             subgoals: on("subgoals"),
             switches: on("switches"),
+            second: on("second"),
         }
     }
 
@@ -146,49 +153,96 @@ pub struct FinderStats {
 /// `stop`. A plan comes back as its pushes. Running out of positions proves the level
 /// unsolvable only for a search that skipped none (no macro, no corral pruning).
 pub fn find_plan(task: &Task, techniques: &Techniques, stop: &Stop) -> (SearchAnswer, FinderStats) {
-    let variants = techniques.searches();
-    let boxes = task.level.box_cells().count();
-    let share = MEMORY / (64 + 2 * boxes) / variants.len();
-    let mut searches: Vec<Search> = variants
-        .into_iter()
-        .map(|t| Search::new(task.level, task.analysis, t, share, task.max_steps))
-        .collect();
-    let stats = |searches: &[Search]| FinderStats {
-        positions: searches.iter().map(|s| s.positions() as u64).sum(),
-        expanded: searches.iter().map(|s| s.expanded).sum(),
-    };
-    for search in &mut searches {
-        if let Some(answer) = search.start() {
-            return (answer, stats(&searches));
+    let mut finder = PlanFinder::new(task, techniques, MEMORY);
+    let answer = finder.run(stop);
+    (answer, finder.stats())
+}
+
+/// The searches of the portfolio, resumable: [`PlanFinder::run`] goes on from where
+/// the last call stopped, so the finder can share a core with another planner.
+pub struct PlanFinder<'a> {
+    searches: Vec<Search<'a>>,
+    /// The searches that have not given up, by index; `None` before the first run.
+    running: Option<Vec<usize>>,
+    /// Positions a search expands between two readings of the clock.
+    slice: usize,
+    /// The answer of the last search to give up.
+    last: SearchAnswer,
+}
+
+impl<'a> PlanFinder<'a> {
+    /// The portfolio of the `techniques` on `task`'s level, its searches sharing
+    /// `memory` bytes.
+    pub fn new(task: &Task<'a>, techniques: &Techniques, memory: usize) -> PlanFinder<'a> {
+        let variants = techniques.searches();
+        let boxes = task.level.box_cells().count();
+        let share = memory / (64 + 2 * boxes) / variants.len();
+        let searches = variants
+            .into_iter()
+            .map(|t| Search::new(task.level, task.analysis, t, share, task.max_steps))
+            .collect();
+        // The clock is read between slices, so a slice is shorter when an expansion is
+        // costly (its children and their heuristic grow with the boxes): with a thousand
+        // boxes a whole slice took minutes. Up to 64 boxes, as in every real collection,
+        // it stays `SLICE`.
+        let slice = match boxes {
+            0..=64 => SLICE,
+            _ => (SLICE * 64 * 64 / (boxes * boxes)).max(1),
+        };
+        PlanFinder {
+            searches,
+            running: None,
+            slice,
+            last: SearchAnswer::Stopped(StopReason::GaveUp),
         }
     }
-    // Searches still running; the answer of the last one to give up. The clock is read
-    // between slices, so a slice is shorter when an expansion is costly (its children
-    // and their heuristic grow with the boxes): with a thousand boxes a whole slice took
-    // minutes. Up to 64 boxes, as in every real collection, it stays `SLICE`.
-    let slice = match boxes {
-        0..=64 => SLICE,
-        _ => (SLICE * 64 * 64 / (boxes * boxes)).max(1),
-    };
-    let mut running: Vec<usize> = (0..searches.len()).collect();
-    let mut last = SearchAnswer::Stopped(StopReason::GaveUp);
-    while !running.is_empty() {
-        if stop.should_stop() {
-            return (SearchAnswer::Stopped(StopReason::Time), stats(&searches));
-        }
-        let mut i = 0;
-        while i < running.len() {
-            match searches[running[i]].advance(slice) {
-                None => i += 1,
-                Some(answer @ SearchAnswer::Stopped(_)) => {
-                    last = answer;
-                    running.remove(i);
+
+    /// Searches on until a plan, until every search gives up (the answer of the last
+    /// one), or until `stop` says stop (`Stopped(Time)`; a later call goes on).
+    pub fn run(&mut self, stop: &Stop) -> SearchAnswer {
+        let running = match &mut self.running {
+            Some(running) => running,
+            None => {
+                for search in &mut self.searches {
+                    if let Some(answer) = search.start() {
+                        self.running = Some(Vec::new());
+                        self.last = answer.clone();
+                        return answer;
+                    }
                 }
-                Some(answer) => return (answer, stats(&searches)),
+                self.running.insert((0..self.searches.len()).collect())
+            }
+        };
+        while !running.is_empty() {
+            if stop.should_stop() {
+                return SearchAnswer::Stopped(StopReason::Time);
+            }
+            let mut i = 0;
+            while i < running.len() {
+                match self.searches[running[i]].advance(self.slice) {
+                    None => i += 1,
+                    Some(answer @ SearchAnswer::Stopped(_)) => {
+                        self.last = answer;
+                        running.remove(i);
+                    }
+                    Some(answer) => {
+                        running.clear();
+                        self.last = answer.clone();
+                        return answer;
+                    }
+                }
             }
         }
+        self.last.clone()
     }
-    (last, stats(&searches))
+
+    /// What the searches counted so far.
+    pub fn stats(&self) -> FinderStats {
+        FinderStats {
+            positions: self.searches.iter().map(|s| s.positions() as u64).sum(),
+            expanded: self.searches.iter().map(|s| s.expanded).sum(),
+        }
+    }
 }
 
 /// The plan finder alone: a verified plan, no proof of optimality.
@@ -220,5 +274,30 @@ impl Engine for Finder {
         }
         outcome.stats.positions = Some(stats.positions);
         Ok(outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::push_search::on_task;
+    use std::time::Instant;
+
+    #[test]
+    fn a_stopped_finder_goes_on_from_where_it_stopped() {
+        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        on_task(text, |task| {
+            let (whole, _) = find_plan(task, &Techniques::ALL, &Stop::never());
+            assert!(matches!(whole, SearchAnswer::Plan(_)));
+            // A stop already past: the finder starts its searches and stops at once.
+            let mut finder = PlanFinder::new(task, &Techniques::ALL, MEMORY);
+            let past = Stop::new(Some(Instant::now()));
+            assert_eq!(finder.run(&past), SearchAnswer::Stopped(StopReason::Time));
+            let stored = finder.stats().positions;
+            assert!(stored > 0);
+            // Resumed, it keeps what it stored and finds the same plan as in one run.
+            assert_eq!(finder.run(&Stop::never()), whole);
+            assert!(finder.stats().positions >= stored);
+        });
     }
 }
