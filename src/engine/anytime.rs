@@ -27,7 +27,7 @@ use super::{
     Verdict,
 };
 use crate::encode::EncodingKind;
-use crate::game::{Metric, plan_from_pushes};
+use crate::game::Metric;
 
 /// The plan finder and the optimal search together.
 pub struct Anytime;
@@ -266,10 +266,7 @@ fn plan_in_turns(
         turn *= 2;
     }
     if let Some((pushes, by)) = plan {
-        let plan = plan_from_pushes(task.level, &pushes).map_err(|i| {
-            SolveError::Internal(format!("the {by} plan cannot make its push {}", i + 1))
-        })?;
-        board.offer(task.level, plan, by);
+        board.offer(task.level, push_search::plan_of(task, &pushes, by)?, by);
         first_plan.cancel();
     }
     Ok(counts)

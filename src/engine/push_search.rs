@@ -2,7 +2,7 @@
 //! that answer becomes.
 
 use super::{About, Outcome, SolveError, StopReason, Task, Verdict};
-use crate::game::{Metric, plan_from_pushes};
+use crate::game::{Metric, Plan, plan_from_pushes};
 use crate::level::{Cell, Direction};
 
 /// One push: the cell of the box before it, and the direction.
@@ -25,19 +25,10 @@ pub enum SearchAnswer {
 /// optimal when the search proves optima.
 pub fn outcome(about: &About, task: &Task, answer: SearchAnswer) -> Result<Outcome, SolveError> {
     let verdict = match answer {
-        SearchAnswer::Plan(pushes) => {
-            let plan = plan_from_pushes(task.level, &pushes).map_err(|i| {
-                SolveError::Internal(format!(
-                    "the {} plan cannot make its push {}",
-                    about.name,
-                    i + 1
-                ))
-            })?;
-            Verdict::Solved {
-                plan,
-                optimal: about.optimal,
-            }
-        }
+        SearchAnswer::Plan(pushes) => Verdict::Solved {
+            plan: plan_of(task, &pushes, about.name)?,
+            optimal: about.optimal,
+        },
         SearchAnswer::NoneWithin(bound) => Verdict::NoPlan { bound },
         SearchAnswer::Unsolvable(reason) => Verdict::Unsolvable { reason },
         SearchAnswer::Stopped(why) => Verdict::Stopped { why },
@@ -59,6 +50,13 @@ pub(crate) fn on_task<R>(text: &str, f: impl FnOnce(&Task) -> R) -> R {
         solver: &solver,
         max_steps: None,
     })
+}
+
+/// The plan of `pushes` on `task`'s level, with its walks; a push the rules refuse is
+/// an internal error of the search `by`.
+pub fn plan_of(task: &Task, pushes: &[Push], by: &str) -> Result<Plan, SolveError> {
+    plan_from_pushes(task.level, pushes)
+        .map_err(|i| SolveError::Internal(format!("the {by} plan cannot make its push {}", i + 1)))
 }
 
 /// Bounds, a dead level and a solved start: what every push search must answer
