@@ -15,7 +15,9 @@ const NEVER: i64 = 1 << 40;
 /// A search evaluates the children of a position, each one box moved: [`prepare`]
 /// solves the parent's assignment once, and [`cost_after`] repairs it for one moved box
 /// with a single augmenting path (the other boxes' dual prices stay feasible), in
-/// O(n²) instead of O(n³).
+/// O(n²) instead of O(n³). Most pushes keep the moved box's goal the cheapest for it
+/// at the parent's prices; then the parent's matching stays optimal and the repair is
+/// one pass over the goals, O(n).
 ///
 /// [`prepare`]: Assignment::prepare
 /// [`cost_after`]: Assignment::cost_after
@@ -38,6 +40,9 @@ pub struct Assignment {
     base_u: Vec<i64>,
     base_v: Vec<i64>,
     base_p: Vec<usize>,
+    /// The parent's cost (`None`: no assignment) and, by row, its goal (1-based).
+    base_cost: Option<u32>,
+    base_goal: Vec<usize>,
 }
 
 impl Assignment {
@@ -67,6 +72,8 @@ impl Assignment {
             base_u: Vec::new(),
             base_v: Vec::new(),
             base_p: Vec::new(),
+            base_cost: None,
+            base_goal: Vec::new(),
         }
     }
 
@@ -146,7 +153,36 @@ impl Assignment {
         self.base_u.clone_from(&self.u);
         self.base_v.clone_from(&self.v);
         self.base_p.clone_from(&self.p);
+        self.base_cost = cost;
+        self.base_goal.clear();
+        self.base_goal.resize(boxes.len() + 1, 0);
+        for j in 1..self.p.len() {
+            self.base_goal[self.p[j]] = j;
+        }
         cost
+    }
+
+    /// The cost after row `i` (1-based) moved from `old` to `cell` when the row's goal
+    /// is still its cheapest at the parent's prices: setting the row's own price to
+    /// make that pair tight leaves every reduced cost non-negative, so the parent's
+    /// matching is still optimal. `None` when the row would rather take another goal.
+    fn cost_keeping_goals(&self, i: usize, old: Cell, cell: Cell) -> Option<u32> {
+        let base = self.base_cost?;
+        let own = *self.base_goal.get(i).filter(|&&j| j != 0)?;
+        let dist = |j: usize, c: Cell| self.dist[j - 1][c];
+        let now = dist(own, cell);
+        if now == UNREACHABLE {
+            return None;
+        }
+        let price = now as i64 - self.base_v[own];
+        let cheapest = (1..self.base_v.len()).all(|j| {
+            j == own
+                || match dist(j, cell) {
+                    UNREACHABLE => true,
+                    d => d as i64 - self.base_v[j] >= price,
+                }
+        });
+        cheapest.then(|| base - dist(own, old) + now)
     }
 
     /// The cost of the position [`Assignment::prepare`] was given, with its `row`-th box
@@ -155,6 +191,9 @@ impl Assignment {
         let n = self.rows.len();
         if n == 0 || n != self.goals.len() {
             return self.cost(&[]).filter(|_| n == 0);
+        }
+        if let Some(cost) = self.cost_keeping_goals(row + 1, self.rows[row] as Cell, cell) {
+            return Some(cost);
         }
         let mut rows = std::mem::take(&mut self.rows);
         let old = rows[row];
@@ -195,10 +234,17 @@ impl Assignment {
         if n != self.goals.len() {
             return None;
         }
-        for buffer in [&mut self.u, &mut self.v] {
-            buffer.clear();
-            buffer.resize(n + 1, 0);
+        // The method works from any column prices; the last solve's, of a position
+        // much like this one, leave short augmenting paths. Prices pushed out to the
+        // cost of an impossible pair are dropped.
+        let warm = self.v.len() == n + 1 && self.v.iter().all(|v| v.abs() < NEVER);
+        if !warm {
+            self.v.clear();
+            self.v.resize(n + 1, 0);
         }
+        self.v[0] = 0;
+        self.u.clear();
+        self.u.resize(n + 1, 0);
         self.p.clear();
         self.p.resize(n + 1, 0);
         self.way.clear();
@@ -244,6 +290,8 @@ mod tests {
                     moved[row] = cell as u16;
                     let repaired = a.cost_after(row, cell);
                     let fresh = Assignment::new(level, &region).cost(&moved);
+                    // A solve warm from the last one's prices agrees too.
+                    assert_eq!(a.cost(&moved), fresh, "warm, level {}", level.number);
                     assert_eq!(
                         repaired, fresh,
                         "level {} row {row} cell {cell}",

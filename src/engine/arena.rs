@@ -1,12 +1,13 @@
 //! Every position a best-first search over pushes has stored (the plan finder's and
 //! `pdr`'s), in arrays indexed by node: the box cells, the name of the player's place,
 //! the node it was reached from and how. A position is found again by its hash
-//! (Zobrist keys of its boxes, marked by the player's name), with a chain through the
-//! nodes of one hash. Each node costs about 40 bytes plus two per box.
-
-use rustc_hash::FxHashMap;
+//! (Zobrist keys of its boxes, marked by the player's name) in an open-addressing
+//! table of node ids, which keeps no hashes: a node's hash is computed again from its
+//! boxes when the table grows. Each node costs about 30 bytes plus two per box
+//! (the table at most half full).
 
 use crate::engine::push_search::Push;
+use crate::engine::table::Zobrist;
 use crate::level::{Cell, Direction, Level};
 
 /// How a node was reached: the box on `from` pushed in direction `dir` came to rest on
@@ -49,6 +50,9 @@ impl Step {
     }
 }
 
+/// An empty slot of the table.
+const EMPTY: u32 = u32::MAX;
+
 /// The stored positions.
 pub struct Arena {
     /// Boxes per position (the boxes that can move).
@@ -56,25 +60,27 @@ pub struct Arena {
     /// Per node its `n` box cells and its player's name after them (one place in
     /// memory, so that finding a node touches one line).
     boxes: Vec<u16>,
-    box_hash: Vec<u64>,
     parent: Vec<u32>,
     step: Vec<Step>,
-    /// The next node with the same hash, or `u32::MAX`.
-    next_same: Vec<u32>,
-    index: FxHashMap<u64, u32>,
+    /// The table: node ids by their hash, linear probing, at most half full; beside
+    /// each slot eight bits of its node's hash, so that a probe seldom reads a node
+    /// that is not the one looked for.
+    slots: Vec<u32>,
+    tags: Vec<u8>,
+    zobrist: Zobrist,
 }
 
 impl Arena {
-    /// An empty arena for positions of `n` boxes.
-    pub fn new(n: usize) -> Arena {
+    /// An empty arena for positions of `n` boxes on a level of `cells` cells.
+    pub fn new(n: usize, cells: usize) -> Arena {
         Arena {
             n,
             boxes: Vec::new(),
-            box_hash: Vec::new(),
             parent: Vec::new(),
             step: Vec::new(),
-            next_same: Vec::new(),
-            index: FxHashMap::default(),
+            slots: vec![EMPTY; 16],
+            tags: vec![0; 16],
+            zobrist: Zobrist::new(cells),
         }
     }
 
@@ -84,9 +90,15 @@ impl Arena {
         &self.boxes[at..at + self.n]
     }
 
-    /// The hash of node `id`'s boxes alone.
+    /// The hash of node `id`'s boxes alone (the searches' [`Zobrist`] keys: the same
+    /// for every table of a level).
     pub fn box_hash(&self, id: u32) -> u64 {
-        self.box_hash[id as usize]
+        (self.boxes(id).iter()).fold(0, |h, &c| h ^ self.zobrist.key(c as Cell))
+    }
+
+    /// The full hash of node `id`: its boxes marked by its player's name.
+    fn hash(&self, id: u32) -> u64 {
+        self.zobrist.marked(self.box_hash(id), self.player(id))
     }
 
     /// The name of node `id`'s player region.
@@ -109,39 +121,64 @@ impl Arena {
         self.parent.is_empty()
     }
 
-    /// The node with these boxes and player name, if stored (`hash`: its full hash).
-    pub fn find(&self, hash: u64, boxes: &[u16], player: Cell) -> Option<u32> {
-        let mut id = *self.index.get(&hash)?;
-        let width = self.n + 1;
-        while id != u32::MAX {
-            let at = id as usize * width;
-            let stored = &self.boxes[at..at + width];
-            if stored[self.n] as Cell == player && &stored[..self.n] == boxes {
-                return Some(id);
-            }
-            id = self.next_same[id as usize];
-        }
-        None
+    /// The first slot to probe for `hash`, and its tag.
+    fn home(&self, hash: u64) -> (usize, u8) {
+        ((hash as usize) & (self.slots.len() - 1), (hash >> 56) as u8)
     }
 
-    /// Stores a new node and returns its id.
-    pub fn add(
-        &mut self,
-        (hash, box_hash): (u64, u64),
-        boxes: &[u16],
-        player: Cell,
-        parent: u32,
-        step: Step,
-    ) -> u32 {
+    /// The node with these boxes and player name, if stored (`hash`: its full hash).
+    pub fn find(&self, hash: u64, boxes: &[u16], player: Cell) -> Option<u32> {
+        let (mut slot, tag) = self.home(hash);
+        let width = self.n + 1;
+        loop {
+            let id = self.slots[slot];
+            if id == EMPTY {
+                return None;
+            }
+            if self.tags[slot] == tag {
+                let at = id as usize * width;
+                let stored = &self.boxes[at..at + width];
+                if stored[self.n] as Cell == player && &stored[..self.n] == boxes {
+                    return Some(id);
+                }
+            }
+            slot = (slot + 1) & (self.slots.len() - 1);
+        }
+    }
+
+    /// Stores a new node (`hash`: its full hash) and returns its id.
+    pub fn add(&mut self, hash: u64, boxes: &[u16], player: Cell, parent: u32, step: Step) -> u32 {
         let id = self.len() as u32;
         self.boxes.extend_from_slice(boxes);
         self.boxes.push(player as u16);
-        self.box_hash.push(box_hash);
         self.parent.push(parent);
         self.step.push(step);
-        let before = self.index.insert(hash, id).unwrap_or(u32::MAX);
-        self.next_same.push(before);
+        if 2 * self.len() > self.slots.len() {
+            self.grow();
+        } else {
+            self.place(hash, id);
+        }
         id
+    }
+
+    /// Puts node `id` into the first free slot from its `hash`'s.
+    fn place(&mut self, hash: u64, id: u32) {
+        let (mut slot, tag) = self.home(hash);
+        while self.slots[slot] != EMPTY {
+            slot = (slot + 1) & (self.slots.len() - 1);
+        }
+        self.slots[slot] = id;
+        self.tags[slot] = tag;
+    }
+
+    /// Doubles the table and places every node again, its hash computed anew.
+    fn grow(&mut self) {
+        let size = 2 * self.slots.len();
+        self.slots = vec![EMPTY; size];
+        self.tags = vec![0; size];
+        for id in 0..self.len() as u32 {
+            self.place(self.hash(id), id);
+        }
     }
 
     /// The node node `id` was reached from (the start's is itself).
@@ -173,5 +210,45 @@ impl Arena {
             }
         }
         pushes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_are_found_again_after_the_table_grows() {
+        let (n, cells) = (3, 64);
+        let zobrist = Zobrist::new(cells);
+        let hash = |boxes: &[u16], player: Cell| {
+            let cells: Vec<Cell> = boxes.iter().map(|&b| b as Cell).collect();
+            zobrist.marked(zobrist.of(&cells), player)
+        };
+        let mut arena = Arena::new(n, cells);
+        // Every set of three cells below 20 with two player names: 2280 nodes, so the
+        // table doubles many times.
+        let mut stored = Vec::new();
+        for a in 0..20u16 {
+            for b in a + 1..20 {
+                for c in b + 1..20 {
+                    for player in [40, 41] {
+                        let boxes = [a, b, c];
+                        let id = arena.add(hash(&boxes, player), &boxes, player, 0, Step::START);
+                        stored.push((boxes, player, id));
+                    }
+                }
+            }
+        }
+        assert_eq!(arena.len(), stored.len());
+        for (boxes, player, id) in stored {
+            assert_eq!(arena.find(hash(&boxes, player), &boxes, player), Some(id));
+            let cells: Vec<Cell> = boxes.iter().map(|&b| b as Cell).collect();
+            assert_eq!(arena.box_hash(id), zobrist.of(&cells));
+            assert_eq!(arena.player(id), player);
+        }
+        // A position not stored: a set with a cell above 20, or another player.
+        assert_eq!(arena.find(hash(&[1, 2, 30], 40), &[1, 2, 30], 40), None);
+        assert_eq!(arena.find(hash(&[1, 2, 3], 42), &[1, 2, 3], 42), None);
     }
 }

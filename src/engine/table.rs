@@ -41,6 +41,11 @@ impl Zobrist {
         cells.iter().fold(0, |h, &c| h ^ self.cell[c])
     }
 
+    /// The key of one cell (a set's hash is the XOR of its cells' keys).
+    pub fn key(&self, c: Cell) -> u64 {
+        self.cell[c]
+    }
+
     /// The hash of a set after a box moves from `from` to `to`.
     pub fn moved(&self, hash: u64, from: Cell, to: Cell) -> u64 {
         hash ^ self.cell[from] ^ self.cell[to]

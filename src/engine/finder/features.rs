@@ -38,19 +38,51 @@ impl Features {
 
     /// The cell of the position with boxes on `boxes` (a mask).
     pub fn cell(&mut self, level: &Level, boxes: &[bool]) -> usize {
-        let packed = self.order.iter().take_while(|&&g| boxes[g]).count();
-        let regions = self.regions(level, boxes).clamp(1, REGION_CELLS);
-        packed * REGION_CELLS + (REGION_CELLS - regions)
+        let regions = self.regions(level, boxes, None).0;
+        self.cell_of(boxes, regions)
     }
 
-    /// The regions the boxes split the floor into (1 without the feature).
-    fn regions(&mut self, level: &Level, boxes: &[bool]) -> usize {
+    /// The cell of the position with boxes on `boxes` whose floor they split into
+    /// `regions` (from [`Features::regions_and_name`]).
+    pub fn cell_of(&self, boxes: &[bool], regions: usize) -> usize {
+        let packed = self.order.iter().take_while(|&&g| boxes[g]).count();
+        packed * REGION_CELLS + (REGION_CELLS - regions.clamp(1, REGION_CELLS))
+    }
+
+    /// With the connectivity feature, the regions the boxes on `boxes` split the floor
+    /// into and the name of the player's on `player` (its smallest cell, as
+    /// [`crate::game::Region::fill`] names it), from one fill of the floor; `None`
+    /// without the feature. Only for floors without ice, where a region is the same
+    /// from every cell.
+    pub fn regions_and_name(
+        &mut self,
+        level: &Level,
+        boxes: &[bool],
+        player: Cell,
+    ) -> Option<(usize, Cell)> {
         if self.floor.is_empty() {
-            return 1;
+            return None;
+        }
+        let (regions, name) = self.regions(level, boxes, Some(player));
+        Some((regions, name.expect("the player stands on the floor")))
+    }
+
+    /// The regions the boxes split the floor into (1 without the feature) and, if a
+    /// `player` is given, the smallest cell of the player's region. The floor is
+    /// filled in cell order, so each region is entered at its smallest cell.
+    fn regions(
+        &mut self,
+        level: &Level,
+        boxes: &[bool],
+        player: Option<Cell>,
+    ) -> (usize, Option<Cell>) {
+        if self.floor.is_empty() {
+            return (1, None);
         }
         self.stamp += 1;
         let stamp = self.stamp;
         let mut regions = 0;
+        let mut name = None;
         for &start in &self.floor {
             if boxes[start] || self.seen[start] == stamp {
                 continue;
@@ -67,14 +99,18 @@ impl Features {
                     }
                 }
             }
+            if name.is_none() && player.is_some_and(|p| self.seen[p] == stamp) {
+                name = Some(start);
+            }
         }
-        regions
+        (regions, name)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Region, player_region};
     use crate::level::parse_xsb;
 
     #[test]
@@ -93,5 +129,34 @@ mod tests {
         let mut boxes = vec![false; l.cell_count()];
         boxes[goal] = true;
         assert_eq!(f.cell(&l, &boxes), 2 * REGION_CELLS - 1);
+    }
+
+    #[test]
+    fn the_one_fill_names_the_players_region_as_the_region_fill_does() {
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
+                .unwrap();
+        for level in parse_xsb("microban", &text).unwrap().iter().take(40) {
+            let floor: Vec<Cell> = (0..level.cell_count())
+                .filter(|&c| player_region(level)[c])
+                .collect();
+            let mut f = Features::new(Vec::new(), floor.clone(), level.cell_count());
+            let mut region = Region::new(level);
+            let boxes = level.initial_boxes();
+            for &player in floor.iter().filter(|&&c| !boxes[c]) {
+                let (regions, name) = f.regions_and_name(level, boxes, player).unwrap();
+                assert_eq!(
+                    name,
+                    region.fill(level, boxes, player),
+                    "level {}",
+                    level.number
+                );
+                assert_eq!(regions, f.regions(level, boxes, None).0);
+            }
+        }
+        // Without the connectivity feature there is no fill to share.
+        let level = parse_xsb("t", "#####\n#@$.#\n#####\n").unwrap().remove(0);
+        let mut f = Features::new(Vec::new(), Vec::new(), level.cell_count());
+        assert_eq!(f.regions_and_name(&level, level.initial_boxes(), 6), None);
     }
 }

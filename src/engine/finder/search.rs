@@ -94,7 +94,7 @@ impl<'a> Search<'a> {
             techniques,
             max_positions,
             max_pushes,
-            arena: Arena::new(n),
+            arena: Arena::new(n, cells),
             frontier: Frontier::new(features.cells(), techniques.rotation),
             zobrist: Zobrist::new(cells),
             features,
@@ -144,8 +144,7 @@ impl<'a> Search<'a> {
             let reason = "no assignment of the boxes to distinct goals is reachable by pushes";
             return Some(SearchAnswer::Unsolvable(reason.to_string()));
         };
-        self.arena
-            .add((hash, box_hash), &start, name, 0, Step::START);
+        self.arena.add(hash, &start, name, 0, Step::START);
         self.switches.push(0);
         self.frontier.push(cell, h, 0, 0);
         None
@@ -316,7 +315,17 @@ impl<'a> Search<'a> {
         self.children.extend_from_slice(boxes);
         self.children[i] = end as u16;
         self.children.sort_unstable();
-        let name = self.child_region.name(level, &self.mask, player);
+        // Without ice one fill of the floor gives both the player's region and the
+        // connectivity feature (on ice a region depends on where the player stands).
+        let regions_and_name = if level.has_ice() {
+            None
+        } else {
+            self.features.regions_and_name(level, &self.mask, player)
+        };
+        let (regions, name) = match regions_and_name {
+            Some((regions, name)) => (Some(regions), name),
+            None => (None, self.child_region.name(level, &self.mask, player)),
+        };
         let box_hash = self.zobrist.moved(parent_hash, b, end);
         let hash = self.zobrist.marked(box_hash, name);
         if self.arena.find(hash, &self.children, name).is_some() {
@@ -327,11 +336,12 @@ impl<'a> Search<'a> {
             let positions = self.arena.len() as u64;
             return Some(SearchAnswer::Stopped(StopReason::Memory { positions }));
         }
-        let cell = self.features.cell(level, &self.mask);
+        let cell = match regions {
+            Some(regions) => self.features.cell_of(&self.mask, regions),
+            None => self.features.cell(level, &self.mask),
+        };
         let switches = self.switches[id as usize] + u32::from(self.switches_box(id, b, cell));
-        let child = self
-            .arena
-            .add((hash, box_hash), &self.children, name, id, step);
+        let child = self.arena.add(hash, &self.children, name, id, step);
         self.switches.push(switches);
         // Within a cell, A*'s order (the pushes made and the estimate), with each
         // change of box charged.

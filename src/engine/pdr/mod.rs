@@ -38,9 +38,10 @@ use super::{About, Engine, FormulaSize, Incumbent, Outcome, SatUse, SolveError, 
 use crate::encode::EncodingKind;
 use crate::game::Metric;
 
-/// The memory the search may take: about 80 bytes per position plus two per box
-/// (its node, its queue entries), and the lemmas (so a long search stays well under
-/// two gigabytes with a plan finder beside it).
+/// The memory the search may take: a position is counted as 80 bytes plus two per box
+/// (its node and its queue entries take about 50 of the 80, the rest is room for the
+/// lemmas), so a long search stays well under two gigabytes with the plan finders
+/// beside it.
 const MEMORY: usize = 600 << 20;
 
 /// Lemmas kept at most (each a few cells; checking a push looks at those through its

@@ -179,7 +179,7 @@ impl<'a> Search<'a> {
             analysis,
             formula,
             lemmas: Lemmas::new(n, cells, limits.max_lemmas),
-            arena: Arena::new(n),
+            arena: Arena::new(n, cells),
             zobrist: Zobrist::new(cells),
             g: Vec::new(),
             h: Vec::new(),
@@ -312,8 +312,7 @@ impl<'a> Search<'a> {
         let cells: Vec<Cell> = start.iter().map(|&b| b as Cell).collect();
         let box_hash = self.zobrist.of(&cells);
         let hash = self.zobrist.marked(box_hash, name);
-        self.arena
-            .add((hash, box_hash), &start, name, 0, Step::START);
+        self.arena.add(hash, &start, name, 0, Step::START);
         self.g.push(0);
         self.h.push(0);
         self.flags.push(0);
@@ -430,12 +429,7 @@ impl<'a> Search<'a> {
     /// Whether push `p` from node `id` (the position after it laid out in the mask;
     /// `boxes` the node's boxes) is ruled out, and why; else the name of the player's
     /// place after it, and its hash (the box cells after it are in `self.children`).
-    fn judge(
-        &mut self,
-        id: u32,
-        boxes: &[u16],
-        p: &PushMove,
-    ) -> Result<(Cell, u64, u64), RuledOut> {
+    fn judge(&mut self, id: u32, boxes: &[u16], p: &PushMove) -> Result<(Cell, u64), RuledOut> {
         let (level, analysis) = (self.level, self.analysis);
         let mask = &self.mask;
         let rest = boxes.iter().map(|&o| o as Cell).filter(|&o| o != p.from);
@@ -480,7 +474,7 @@ impl<'a> Search<'a> {
         {
             return Err(RuledOut::by_lemma(reach));
         }
-        Ok((name, box_hash, self.zobrist.marked(box_hash, name)))
+        Ok((name, self.zobrist.marked(box_hash, name)))
     }
 
     /// Why push `p` from node `id` (entered; its boxes `boxes`; the position after
@@ -494,7 +488,7 @@ impl<'a> Search<'a> {
         g: u32,
         board: &Incumbent,
     ) -> Result<Ruled, SearchAnswer> {
-        let (name, box_hash, hash) = match self.judge(id, boxes, p) {
+        let (name, hash) = match self.judge(id, boxes, p) {
             Ok(found) => found,
             Err(out) => {
                 // Counted here, where a push is judged first, for the question windows.
@@ -537,9 +531,7 @@ impl<'a> Search<'a> {
             let positions = self.arena.len() as u64;
             return Err(SearchAnswer::Stopped(StopReason::Memory { positions }));
         }
-        let child = self
-            .arena
-            .add((hash, box_hash), &self.children, name, id, step);
+        let child = self.arena.add(hash, &self.children, name, id, step);
         self.g.push(g);
         self.h.push(h);
         self.flags.push(0);
@@ -635,7 +627,7 @@ impl<'a> Search<'a> {
         for p in &pushes {
             let why = self.after_push(p, |search| match search.judge(id, &boxes, p) {
                 Err(out) => out.why,
-                Ok((name, _, hash)) => match search.arena.find(hash, &search.children, name) {
+                Ok((name, hash)) => match search.arena.find(hash, &search.children, name) {
                     Some(c) if search.flags[c as usize] & DEAD != 0 => Ruled::ByRules,
                     _ => Ruled::Open,
                 },
