@@ -169,8 +169,7 @@ const HEAD_START: Duration = Duration::from_secs(1);
 const FIRST_TURN: Duration = Duration::from_secs(1);
 
 /// The memory of the second finder: half the first one's, as it runs beside it. With
-/// both full, a level of XSokoban peaks at 1.9 GiB; at 384 MiB the highest peak was
-/// the same.
+/// both full, a level of XSokoban peaks at about 1.5 GiB.
 const SECOND_FINDER_MEMORY: usize = 1 << 29;
 
 /// The proof side: `pdr` for [`HEAD_START`]; if that did not settle the level and no
