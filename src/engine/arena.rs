@@ -96,6 +96,11 @@ impl Arena {
         (self.boxes(id).iter()).fold(0, |h, &c| h ^ self.zobrist.key(c as Cell))
     }
 
+    /// The Zobrist keys of the level, which the searches hash their positions with.
+    pub fn zobrist(&self) -> &Zobrist {
+        &self.zobrist
+    }
+
     /// The full hash of node `id`: its boxes marked by its player's name.
     fn hash(&self, id: u32) -> u64 {
         self.zobrist.marked(self.box_hash(id), self.player(id))

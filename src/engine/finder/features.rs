@@ -52,7 +52,7 @@ impl Features {
     /// With the connectivity feature, the regions the boxes on `boxes` split the floor
     /// into and the name of the player's on `player` (its smallest cell, as
     /// [`crate::game::Region::fill`] names it), from one fill of the floor; `None`
-    /// without the feature. Only for floors without ice, where a region is the same
+    /// without the feature (or with the player off the floor). Only for floors without ice, where a region is the same
     /// from every cell.
     pub fn regions_and_name(
         &mut self,
@@ -64,7 +64,7 @@ impl Features {
             return None;
         }
         let (regions, name) = self.regions(level, boxes, Some(player));
-        Some((regions, name.expect("the player stands on the floor")))
+        name.map(|name| (regions, name))
     }
 
     /// The regions the boxes split the floor into (1 without the feature) and, if a

@@ -10,7 +10,6 @@ use crate::analysis::{Analysis, Assignment, frozen_off_goal, packing_order};
 use crate::engine::StopReason;
 use crate::engine::arena::{Arena, Step};
 use crate::engine::push_search::SearchAnswer;
-use crate::engine::table::Zobrist;
 use crate::game::{PushMoves, Region};
 use crate::level::{Cell, Direction, Level};
 
@@ -25,7 +24,6 @@ pub struct Search<'a> {
     max_pushes: Option<usize>,
     arena: Arena,
     frontier: Frontier,
-    zobrist: Zobrist,
     features: Features,
     assignment: Assignment,
     corrals: Corrals,
@@ -96,7 +94,6 @@ impl<'a> Search<'a> {
             max_pushes,
             arena: Arena::new(n, cells),
             frontier: Frontier::new(features.cells(), techniques.rotation),
-            zobrist: Zobrist::new(cells),
             features,
             assignment: Assignment::new(level, &analysis.region),
             corrals: Corrals::new(level),
@@ -133,8 +130,8 @@ impl<'a> Search<'a> {
         }
         let name = self.moves.enter(level, &self.mask, level.player());
         let cells: Vec<Cell> = start.iter().map(|&b| b as Cell).collect();
-        let box_hash = self.zobrist.of(&cells);
-        let hash = self.zobrist.marked(box_hash, name);
+        let box_hash = self.arena.zobrist().of(&cells);
+        let hash = self.arena.zobrist().marked(box_hash, name);
         let h = self.assignment.cost(&start);
         let cell = self.features.cell(level, &self.mask);
         for &b in &start {
@@ -326,8 +323,8 @@ impl<'a> Search<'a> {
             Some((regions, name)) => (Some(regions), name),
             None => (None, self.child_region.name(level, &self.mask, player)),
         };
-        let box_hash = self.zobrist.moved(parent_hash, b, end);
-        let hash = self.zobrist.marked(box_hash, name);
+        let box_hash = self.arena.zobrist().moved(parent_hash, b, end);
+        let hash = self.arena.zobrist().marked(box_hash, name);
         if self.arena.find(hash, &self.children, name).is_some() {
             return None;
         }

@@ -11,7 +11,6 @@ use super::lemmas::{Lemmas, explain};
 use crate::analysis::{Analysis, frozen_off_goal};
 use crate::engine::arena::{Arena, Step};
 use crate::engine::push_search::SearchAnswer;
-use crate::engine::table::Zobrist;
 use crate::engine::{Incumbent, Status, Stop, StopReason};
 use crate::game::{PushMove, PushMoves, Region};
 use crate::level::{Cell, Level};
@@ -91,7 +90,6 @@ pub(super) struct Search<'a> {
     pub formula: Option<OnePush>,
     lemmas: Lemmas,
     arena: Arena,
-    zobrist: Zobrist,
     /// Per node: the pushes on the best way found to it, its bound, its flags.
     g: Vec<u32>,
     h: Vec<u32>,
@@ -180,7 +178,6 @@ impl<'a> Search<'a> {
             formula,
             lemmas: Lemmas::new(n, cells, limits.max_lemmas),
             arena: Arena::new(n, cells),
-            zobrist: Zobrist::new(cells),
             g: Vec::new(),
             h: Vec::new(),
             flags: Vec::new(),
@@ -310,8 +307,8 @@ impl<'a> Search<'a> {
             self.mask[b as usize] = false;
         }
         let cells: Vec<Cell> = start.iter().map(|&b| b as Cell).collect();
-        let box_hash = self.zobrist.of(&cells);
-        let hash = self.zobrist.marked(box_hash, name);
+        let box_hash = self.arena.zobrist().of(&cells);
+        let hash = self.arena.zobrist().marked(box_hash, name);
         self.arena.add(hash, &start, name, 0, Step::START);
         self.g.push(0);
         self.h.push(0);
@@ -467,14 +464,17 @@ impl<'a> Search<'a> {
             return Err(RuledOut::by(Ruled::ByRules));
         }
         let name = name.unwrap_or_else(|| self.child_region.name(level, mask, p.player));
-        let box_hash = self.zobrist.moved(self.arena.box_hash(id), p.from, p.to);
+        let box_hash = self
+            .arena
+            .zobrist()
+            .moved(self.arena.box_hash(id), p.from, p.to);
         let region = &self.child_region;
         if let Some(reach) =
             (self.lemmas).refute_whole(box_hash, &self.children, |c| region.contains(c))
         {
             return Err(RuledOut::by_lemma(reach));
         }
-        Ok((name, self.zobrist.marked(box_hash, name)))
+        Ok((name, self.arena.zobrist().marked(box_hash, name)))
     }
 
     /// Why push `p` from node `id` (entered; its boxes `boxes`; the position after
@@ -581,7 +581,7 @@ impl<'a> Search<'a> {
                         cube.empty.clear();
                     }
                     let literals = cube.literals(formula);
-                    let hash = self.zobrist.of(&cube.boxes);
+                    let hash = self.arena.zobrist().of(&cube.boxes);
                     if self.lemmas.add(cube, hash) {
                         if let Some(literals) = literals {
                             formula.add_lemma(&literals);
