@@ -20,11 +20,43 @@ use crate::level::{Cell, Direction, Level};
 /// goals come in cell order (real collections have a few dozen goals at most).
 const MAX_ORDERED_GOALS: usize = 100;
 
+/// One goal of the packing order and the way a box is brought onto it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackingStep {
+    /// The goal.
+    pub goal: Cell,
+    /// Where a box enters the goals to reach this one, and the pushes from there, with
+    /// exactly the goals before it in the order filled: the reverse of the fewest
+    /// pulls that took its box out. `None` for the goals whose box could not be taken
+    /// out (they come first).
+    pub entry: Option<GoalEntry>,
+}
+
+/// How a box is pushed from the entrance of the goals onto one goal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoalEntry {
+    /// The cell off the goals the box starts on.
+    pub entrance: Cell,
+    /// The pushes, each as the box's cell and the direction, the first from
+    /// `entrance`; every cell after the entrance is a goal.
+    pub pushes: Vec<(Cell, Direction)>,
+}
+
 /// The goals of `level` in the player's `region`, in the order to fill them.
 pub fn packing_order(level: &Level, region: &[bool]) -> Vec<Cell> {
+    packing_plan(level, region)
+        .into_iter()
+        .map(|s| s.goal)
+        .collect()
+}
+
+/// The goals of `level` in the player's `region` in the order to fill them, each with
+/// the way a box enters it.
+pub fn packing_plan(level: &Level, region: &[bool]) -> Vec<PackingStep> {
     let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
+    let step = |goal, entry| PackingStep { goal, entry };
     if goals.len() > MAX_ORDERED_GOALS {
-        return goals;
+        return goals.into_iter().map(|g| step(g, None)).collect();
     }
     let mut boxes = vec![false; level.cell_count()];
     for &g in &goals {
@@ -37,60 +69,94 @@ pub fn packing_order(level: &Level, region: &[bool]) -> Vec<Cell> {
         let best = remaining
             .iter()
             .enumerate()
-            .filter_map(|(i, &g)| pulls_to_leave(level, region, &boxes, g).map(|n| (n, i)))
-            .min();
-        let Some((_, i)) = best else {
+            .filter_map(|(i, &g)| way_out(level, region, &boxes, g).map(|e| (e.pushes.len(), i, e)))
+            .min_by_key(|&(n, i, _)| (n, i));
+        let Some((_, i, entry)) = best else {
             break;
         };
         let g = remaining.remove(i);
         boxes[g] = false;
-        removed.push(g);
+        removed.push(step(g, Some(entry)));
     }
-    remaining.extend(removed.into_iter().rev());
-    remaining
+    let mut plan: Vec<PackingStep> = remaining.into_iter().map(|g| step(g, None)).collect();
+    plan.extend(removed.into_iter().rev());
+    plan
 }
 
+/// A state of the pulls out of the goals: the box's cell and the player's.
+type State = (Cell, Cell);
+
+/// The states reached, each with its pulls and the state it was reached from.
+type Reached = FxHashMap<State, (u32, State)>;
+
 /// The fewest pulls that take the box on goal `from` to a cell that is no goal, the
-/// other boxes of `boxes` in place and the player walking (with the box in the way);
-/// `None` when it cannot leave.
-fn pulls_to_leave(level: &Level, region: &[bool], boxes: &[bool], from: Cell) -> Option<usize> {
+/// other boxes of `boxes` in place and the player walking (with the box in the way),
+/// turned into the pushes that bring it back; `None` when it cannot leave.
+fn way_out(level: &Level, region: &[bool], boxes: &[bool], from: Cell) -> Option<GoalEntry> {
     let free = |c: Cell, b: Cell| region[c] && !level.is_wall(c) && c != b && !boxes[c];
     // States (box cell, player cell); pulls cost one, walks nothing. Only the states
     // reached are stored: a table of every (box, player) pair grows with the square of
-    // the board (tens of gigabytes on a board of 100 000 cells).
-    let mut dist: FxHashMap<(Cell, Cell), u32> = FxHashMap::default();
-    let unseen = u32::MAX;
+    // the board (tens of gigabytes on a board of 100 000 cells). Each state keeps the
+    // one it was reached from, to read the pulls back.
+    let mut reached = Reached::default();
+    let cost_of = |reached: &Reached, s: State| reached.get(&s).map_or(u32::MAX, |&(c, _)| c);
     let mut queue = VecDeque::new();
     for d in Direction::ALL {
         let p = level.neighbor(from, d);
         if free(p, from) {
-            dist.insert((from, p), 0);
+            reached.insert((from, p), (0, (from, p)));
             queue.push_back((from, p));
         }
     }
     while let Some((b, p)) = queue.pop_front() {
-        let cost = dist[&(b, p)];
+        let cost = cost_of(&reached, (b, p));
         if !level.is_goal(b) {
-            return Some(cost as usize);
+            return Some(entry_from(level, &reached, (b, p)));
         }
         for d in Direction::ALL {
             // A walk.
             let q = level.neighbor(p, d);
-            if free(q, b) && *dist.get(&(b, q)).unwrap_or(&unseen) > cost {
-                dist.insert((b, q), cost);
+            if free(q, b) && cost_of(&reached, (b, q)) > cost {
+                reached.insert((b, q), (cost, (b, p)));
                 queue.push_front((b, q));
             }
             // A pull: the player beside the box steps away from it, the box follows.
             if level.neighbor(b, d) == p {
                 let beyond = level.neighbor(p, d);
-                if free(beyond, b) && *dist.get(&(p, beyond)).unwrap_or(&unseen) > cost + 1 {
-                    dist.insert((p, beyond), cost + 1);
+                if free(beyond, b) && cost_of(&reached, (p, beyond)) > cost + 1 {
+                    reached.insert((p, beyond), (cost + 1, (b, p)));
                     queue.push_back((p, beyond));
                 }
             }
         }
     }
     None
+}
+
+/// The pushes that undo the pulls leading to state `end` (read back through `reached`).
+fn entry_from(level: &Level, reached: &Reached, end: State) -> GoalEntry {
+    let mut pushes = Vec::new();
+    let mut state = end;
+    loop {
+        let (_, before) = reached[&state];
+        if before == state {
+            break;
+        }
+        if before.0 != state.0 {
+            // A pull took the box from `before.0` to `state.0`: pushed back, it goes
+            // the other way.
+            let dir = Direction::ALL
+                .into_iter()
+                .find(|&d| level.neighbor(state.0, d) == before.0)
+                .expect("a pull moves the box to a neighbour");
+            pushes.push((state.0, dir));
+        }
+        state = before;
+    }
+    GoalEntry {
+        entrance: end.0,
+        pushes,
+    }
 }
 
 #[cfg(test)]
@@ -112,5 +178,46 @@ mod tests {
         let order = packing_order(&level, &region);
         let col = |c: Cell| level.row_col(c).1;
         assert_eq!(order.iter().map(|&g| col(g)).collect::<Vec<_>>(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn each_goal_is_entered_by_pushes_from_off_the_goals() {
+        // The corridor: the deepest goal is reached by three pushes from the first
+        // cell off the goals, the goal by the entrance by one.
+        let level = parse_xsb(
+            "t",
+            "#######\n#...  #\n### $ #\n#  $$@#\n#     #\n#######\n",
+        )
+        .unwrap()
+        .remove(0);
+        let region = player_region(&level);
+        let plan = packing_plan(&level, &region);
+        let at = |r: usize, c: usize| (r + 1) * level.width() + c + 1;
+        let entrance = at(1, 4);
+        let left = |c: usize| (at(1, c), Direction::Left);
+        let first = plan[0].entry.as_ref().unwrap();
+        assert_eq!(first.entrance, entrance);
+        assert_eq!(first.pushes, [left(4), left(3), left(2)]);
+        let last = plan[2].entry.as_ref().unwrap();
+        assert_eq!(last.pushes, [left(4)]);
+    }
+
+    #[test]
+    fn the_entry_pushes_are_a_path_from_the_entrance_onto_the_goal() {
+        let text = include_str!("../../levels/microban.xsb");
+        for level in parse_xsb("microban", text).unwrap().iter().take(60) {
+            let region = player_region(level);
+            for step in packing_plan(level, &region) {
+                let Some(entry) = step.entry else { continue };
+                assert!(!level.is_goal(entry.entrance));
+                let mut at = entry.entrance;
+                for &(cell, dir) in &entry.pushes {
+                    assert_eq!(cell, at);
+                    at = level.neighbor(cell, dir);
+                    assert!(level.is_goal(at));
+                }
+                assert_eq!(at, step.goal);
+            }
+        }
     }
 }

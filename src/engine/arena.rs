@@ -34,6 +34,11 @@ impl Step {
         count: 0,
     };
 
+    /// The flag of `dir` that marks a goal macro: the box's pushes in `dir` end on a
+    /// goal's entrance, and the goal's entry pushes (see
+    /// [`crate::analysis::GoalEntry`]) take it on to the goal `to`.
+    const GOAL_MACRO: u8 = 0x80;
+
     /// One push of the box on `from` in `dir`, coming to rest on `to`.
     pub fn push(from: Cell, dir: Direction, to: Cell) -> Step {
         Step {
@@ -44,9 +49,30 @@ impl Step {
         }
     }
 
+    /// `straight` pushes of the box on `from` in `dir` onto a goal's entrance, then the
+    /// `entry` pushes on to the goal `goal`.
+    pub fn goal_macro(from: Cell, dir: Direction, straight: u16, entry: u16, goal: Cell) -> Step {
+        Step {
+            from: from as u16,
+            to: goal as u16,
+            dir: dir.index() as u8 | Step::GOAL_MACRO,
+            count: straight + entry,
+        }
+    }
+
     /// The cell the box ended on.
     pub fn end(self) -> Cell {
         self.to as Cell
+    }
+
+    /// The direction of the step's first push.
+    pub fn direction(self) -> Direction {
+        Direction::ALL[(self.dir & !Step::GOAL_MACRO) as usize]
+    }
+
+    /// Whether the step ends with a goal's entry pushes.
+    pub fn is_goal_macro(self) -> bool {
+        self.dir & Step::GOAL_MACRO != 0
     }
 }
 
@@ -199,7 +225,18 @@ impl Arena {
 
     /// The pushes from the start (node 0) to node `id`: a step of several pushes is
     /// one box pushed on in a straight line.
-    pub fn pushes_to(&self, level: &Level, mut id: u32) -> Vec<Push> {
+    pub fn pushes_to(&self, level: &Level, id: u32) -> Vec<Push> {
+        self.pushes_with_entries(level, id, |_| &[])
+    }
+
+    /// The pushes from the start to node `id`, with `entry(goal)` the entry pushes of
+    /// the goal macros into `goal` (see [`Step::goal_macro`]).
+    pub fn pushes_with_entries<'e>(
+        &self,
+        level: &Level,
+        mut id: u32,
+        entry: impl Fn(Cell) -> &'e [Push],
+    ) -> Vec<Push> {
         let mut steps = Vec::new();
         while id != 0 {
             steps.push(self.step(id));
@@ -207,12 +244,18 @@ impl Arena {
         }
         let mut pushes = Vec::new();
         for s in steps.into_iter().rev() {
-            let dir = Direction::ALL[s.dir as usize];
+            let dir = s.direction();
+            let entered: &[Push] = if s.is_goal_macro() {
+                entry(s.end())
+            } else {
+                &[]
+            };
             let mut at = s.from as Cell;
-            for _ in 0..s.count {
+            for _ in 0..s.count as usize - entered.len() {
                 pushes.push((at, dir));
                 at = level.neighbor(at, dir);
             }
+            pushes.extend_from_slice(entered);
         }
         pushes
     }

@@ -45,8 +45,12 @@ impl Features {
     /// The cell of the position with boxes on `boxes` whose floor they split into
     /// `regions` (from [`Features::regions_and_name`]).
     pub fn cell_of(&self, boxes: &[bool], regions: usize) -> usize {
-        let packed = self.order.iter().take_while(|&&g| boxes[g]).count();
-        packed * REGION_CELLS + (REGION_CELLS - regions.clamp(1, REGION_CELLS))
+        self.packed(boxes) * REGION_CELLS + (REGION_CELLS - regions.clamp(1, REGION_CELLS))
+    }
+
+    /// How many goals of the packing order the boxes on `boxes` fill, in order.
+    pub fn packed(&self, boxes: &[bool]) -> usize {
+        self.order.iter().take_while(|&&g| boxes[g]).count()
     }
 
     /// With the connectivity feature, the regions the boxes on `boxes` split the floor

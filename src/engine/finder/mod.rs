@@ -2,7 +2,8 @@
 //! plan fast and prove nothing about its length.
 //!
 //! A node is a box configuration and the player's region (named by its smallest cell);
-//! an edge is a push, or several pushes of one box through a tunnel. Positions are
+//! an edge is a push, or several pushes of one box: through a tunnel, or from the
+//! entrance of the next goal of the packing order on to that goal (a goal macro). Positions are
 //! filed by their features (goals of the packing order filled, regions of the floor;
 //! [`features`]) and, within a cell, in A*'s order (pushes made plus the cheapest
 //! assignment of boxes to goals); turns alternate between the most advanced cell and
@@ -79,11 +80,14 @@ pub struct Techniques {
     /// PI-corral pruning, in turns with the goal-by-goal planner until the first plan
     /// (`second`).
     pub second: bool,
+    /// When a push brings a box onto the entrance of the next goal of the packing
+    /// order, also push it on to that goal in one step (`goal-macros`).
+    pub goal_macros: bool,
 }
 
 impl Techniques {
     /// The names `SATSOKO_FINDER_OFF` takes.
-    pub const NAMES: [&str; 11] = [
+    pub const NAMES: [&str; 12] = [
         "freeze",
         "tunnels",
         "packing",
@@ -95,6 +99,7 @@ impl Techniques {
         "subgoals",
         "switches",
         "second",
+        "goal-macros",
     ];
 
     /// Every technique on.
@@ -110,6 +115,7 @@ impl Techniques {
         subgoals: true,
         switches: true,
         second: true,
+        goal_macros: true,
     };
 
     /// Every technique on, but those named in `SATSOKO_FINDER_OFF`.
@@ -128,6 +134,7 @@ impl Techniques {
             subgoals: on("subgoals"),
             switches: on("switches"),
             second: on("second"),
+            goal_macros: on("goal-macros"),
         }
     }
 

@@ -6,7 +6,7 @@ use super::corral::Corrals;
 use super::features::Features;
 use super::frontier::Frontier;
 use super::{SWITCH_COST, Techniques};
-use crate::analysis::{Analysis, Assignment, frozen_off_goal, packing_order};
+use crate::analysis::{Analysis, Assignment, PackingStep, frozen_off_goal, packing_plan};
 use crate::engine::StopReason;
 use crate::engine::arena::{Arena, Step};
 use crate::engine::push_search::SearchAnswer;
@@ -34,6 +34,11 @@ pub struct Search<'a> {
     mask: Vec<bool>,
     /// The pushes of the position being expanded.
     moves: PushMoves,
+    /// The packing order with each goal's entry pushes, for goal macros (empty
+    /// without them).
+    entries: Vec<PackingStep>,
+    /// The pushes of a goal macro's positions.
+    entry_moves: PushMoves,
     child_region: Region,
     children: Vec<u16>,
     /// Positions expanded.
@@ -67,6 +72,7 @@ impl<'a> Search<'a> {
                 corrals: false,
                 pi_corrals: false,
                 freeze: false,
+                goal_macros: false,
                 ..techniques
             }
         } else {
@@ -74,8 +80,14 @@ impl<'a> Search<'a> {
         };
         let cells = level.cell_count();
         let floor: Vec<Cell> = (0..cells).filter(|&c| analysis.region[c]).collect();
-        let order = if techniques.packing {
-            packing_order(level, &analysis.region)
+        let plan = if techniques.packing {
+            packing_plan(level, &analysis.region)
+        } else {
+            Vec::new()
+        };
+        let order = plan.iter().map(|s| s.goal).collect();
+        let entries = if techniques.goal_macros {
+            plan
         } else {
             Vec::new()
         };
@@ -102,6 +114,8 @@ impl<'a> Search<'a> {
                 .map(|c| level.has_initial_box(c) && !analysis.region[c])
                 .collect(),
             moves: PushMoves::new(level),
+            entries,
+            entry_moves: PushMoves::new(level),
             child_region: Region::new(level),
             children: Vec::with_capacity(n),
             expanded: 0,
@@ -178,7 +192,14 @@ impl<'a> Search<'a> {
         let level = self.level;
         let boxes: Vec<u16> = self.arena.boxes(id).to_vec();
         if boxes.iter().all(|&b| level.is_goal(b as usize)) {
-            return Some(SearchAnswer::Plan(self.arena.pushes_to(level, id)));
+            let entries = &self.entries;
+            let entry = |goal: Cell| {
+                let step = entries.iter().find(|s| s.goal == goal);
+                step.and_then(|s| s.entry.as_ref())
+                    .map_or(&[][..], |e| &e.pushes[..])
+            };
+            let pushes = self.arena.pushes_with_entries(level, id, entry);
+            return Some(SearchAnswer::Plan(pushes));
         }
         self.expanded += 1;
         for &b in &boxes {
@@ -210,7 +231,7 @@ impl<'a> Search<'a> {
         dead
     }
 
-    /// Stores the positions one push (or tunnel macro) away from node `id`.
+    /// Stores the positions one push (or tunnel or goal macro) away from node `id`.
     fn expand_pushes(&mut self, id: u32, g: u32, boxes: &[u16]) -> Option<SearchAnswer> {
         let (level, analysis) = (self.level, self.analysis);
         let parent_hash = self.arena.box_hash(id);
@@ -247,7 +268,16 @@ impl<'a> Search<'a> {
                     dir: di as u8,
                     count,
                 };
-                let answer = self.store_child(id, g, boxes, i, (parent_hash, player), step);
+                let mut answer = self.store_child(id, g, boxes, i, (parent_hash, player), step);
+                if answer.is_none()
+                    && let Some((goal, player, entry)) = self.enter_goal(end, player)
+                {
+                    // Beside the push onto the entrance, the push on to the goal.
+                    let step = Step::goal_macro(b, dir, count, entry, goal);
+                    answer = self.store_child(id, g, boxes, i, (parent_hash, player), step);
+                    self.mask[goal] = false;
+                    self.mask[end] = true;
+                }
                 self.mask[end] = false;
                 self.mask[b] = true;
                 if answer.is_some() {
@@ -256,6 +286,33 @@ impl<'a> Search<'a> {
             }
         }
         None
+    }
+
+    /// If the box just pushed onto `at` (laid out in `mask`, the player on `player`)
+    /// stands on the entrance of the next goal of the packing order, and that goal's
+    /// entry pushes can be made: makes them in `mask`, and gives the goal, the player's
+    /// cell after them and their number. Otherwise leaves `mask` as it was.
+    fn enter_goal(&mut self, at: Cell, player: Cell) -> Option<(Cell, Cell, u16)> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        let level = self.level;
+        let step = self.entries.get(self.features.packed(&self.mask))?;
+        let entry = step.entry.as_ref().filter(|e| e.entrance == at)?;
+        let (mask, moves) = (&mut self.mask, &mut self.entry_moves);
+        let (mut player, mut box_at) = (player, at);
+        for &(cell, dir) in &entry.pushes {
+            moves.enter(level, mask, player);
+            let Some(push) = moves.push(level, mask, cell, dir) else {
+                mask[box_at] = false;
+                mask[at] = true;
+                return None;
+            };
+            mask[cell] = false;
+            mask[push.to] = true;
+            (player, box_at) = (push.player, push.to);
+        }
+        Some((step.goal, player, entry.pushes.len() as u16))
     }
 
     /// Where a push of the box on `b` in `dir` ends: one cell, or on through a tunnel;
@@ -410,5 +467,39 @@ mod tests {
             let expected = if level.has_initial_box(from) { 2 } else { 1 };
             assert_eq!(search.switches[id], expected, "node {id}");
         }
+    }
+
+    #[test]
+    fn a_box_on_the_entrance_of_the_next_goal_is_also_pushed_on_to_it() {
+        // Three goals at the back of a corridor: the deepest is filled first, entered
+        // from the first cell off the goals.
+        let text = "#######\n#...  #\n### $ #\n#  $$@#\n#     #\n#######\n";
+        let level = parse_xsb("t", text).unwrap().remove(0);
+        let analysis = Analysis::new(&level);
+        let run = |techniques: Techniques| {
+            let mut search = Search::new(&level, &analysis, techniques, 100_000, None);
+            assert!(search.start().is_none());
+            let answer = loop {
+                if let Some(answer) = search.advance(1) {
+                    break answer;
+                }
+            };
+            let macros = (1..search.positions())
+                .filter(|&id| search.arena.step(id as u32).is_goal_macro())
+                .count();
+            (answer, macros)
+        };
+        let (answer, macros) = run(Techniques::ALL);
+        assert!(macros > 0);
+        let SearchAnswer::Plan(pushes) = answer else {
+            panic!("no plan: {answer:?}");
+        };
+        // The macro's pushes are read back into a plan the rules accept.
+        assert!(crate::game::plan_from_pushes(&level, &pushes).is_ok());
+        let off = Techniques {
+            goal_macros: false,
+            ..Techniques::ALL
+        };
+        assert_eq!(run(off).1, 0);
     }
 }
