@@ -20,16 +20,20 @@ use crate::level::{Cell, Direction, Level};
 /// goals come in cell order (real collections have a few dozen goals at most).
 const MAX_ORDERED_GOALS: usize = 100;
 
+/// The most entrances kept for a goal (a goal in the open has dozens).
+pub const MAX_ENTRANCES: usize = 16;
+
 /// One goal of the packing order and the way a box is brought onto it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PackingStep {
     /// The goal.
     pub goal: Cell,
-    /// Where a box enters the goals to reach this one, and the pushes from there, with
-    /// exactly the goals before it in the order filled: the reverse of the fewest
-    /// pulls that took its box out. `None` for the goals whose box could not be taken
-    /// out (they come first).
-    pub entry: Option<GoalEntry>,
+    /// Where a box can enter the goals to reach this one, and the pushes from there,
+    /// with exactly the goals before it in the order filled: for each cell off the
+    /// goals its box could be pulled out to, the reverse of the fewest pulls, fewest
+    /// first (at most [`MAX_ENTRANCES`]). Empty for the goals whose box could not be
+    /// taken out (they come first).
+    pub entries: Vec<GoalEntry>,
 }
 
 /// How a box is pushed from the entrance of the goals onto one goal.
@@ -54,9 +58,9 @@ pub fn packing_order(level: &Level, region: &[bool]) -> Vec<Cell> {
 /// the way a box enters it.
 pub fn packing_plan(level: &Level, region: &[bool]) -> Vec<PackingStep> {
     let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
-    let step = |goal, entry| PackingStep { goal, entry };
+    let step = |goal, entries| PackingStep { goal, entries };
     if goals.len() > MAX_ORDERED_GOALS {
-        return goals.into_iter().map(|g| step(g, None)).collect();
+        return goals.into_iter().map(|g| step(g, Vec::new())).collect();
     }
     let mut boxes = vec![false; level.cell_count()];
     for &g in &goals {
@@ -69,16 +73,17 @@ pub fn packing_plan(level: &Level, region: &[bool]) -> Vec<PackingStep> {
         let best = remaining
             .iter()
             .enumerate()
-            .filter_map(|(i, &g)| way_out(level, region, &boxes, g).map(|e| (e.pushes.len(), i, e)))
-            .min_by_key(|&(n, i, _)| (n, i));
-        let Some((_, i, entry)) = best else {
+            .map(|(i, &g)| (i, ways_out(level, region, &boxes, g)))
+            .filter(|(_, ways)| !ways.is_empty())
+            .min_by_key(|(i, ways)| (ways[0].pushes.len(), *i));
+        let Some((i, entries)) = best else {
             break;
         };
         let g = remaining.remove(i);
         boxes[g] = false;
-        removed.push(step(g, Some(entry)));
+        removed.push(step(g, entries));
     }
-    let mut plan: Vec<PackingStep> = remaining.into_iter().map(|g| step(g, None)).collect();
+    let mut plan: Vec<PackingStep> = remaining.into_iter().map(|g| step(g, Vec::new())).collect();
     plan.extend(removed.into_iter().rev());
     plan
 }
@@ -89,10 +94,11 @@ type State = (Cell, Cell);
 /// The states reached, each with its pulls and the state it was reached from.
 type Reached = FxHashMap<State, (u32, State)>;
 
-/// The fewest pulls that take the box on goal `from` to a cell that is no goal, the
-/// other boxes of `boxes` in place and the player walking (with the box in the way),
-/// turned into the pushes that bring it back; `None` when it cannot leave.
-fn way_out(level: &Level, region: &[bool], boxes: &[bool], from: Cell) -> Option<GoalEntry> {
+/// For each cell off the goals the box on goal `from` can be pulled to (through goals
+/// only), the other boxes of `boxes` in place and the player walking (with the box in
+/// the way): the fewest pulls, turned into the pushes that bring it back, fewest
+/// first. Empty when it cannot leave.
+fn ways_out(level: &Level, region: &[bool], boxes: &[bool], from: Cell) -> Vec<GoalEntry> {
     let free = |c: Cell, b: Cell| region[c] && !level.is_wall(c) && c != b && !boxes[c];
     // States (box cell, player cell); pulls cost one, walks nothing. Only the states
     // reached are stored: a table of every (box, player) pair grows with the square of
@@ -108,10 +114,19 @@ fn way_out(level: &Level, region: &[bool], boxes: &[bool], from: Cell) -> Option
             queue.push_back((from, p));
         }
     }
+    let mut ways: Vec<GoalEntry> = Vec::new();
     while let Some((b, p)) = queue.pop_front() {
         let cost = cost_of(&reached, (b, p));
         if !level.is_goal(b) {
-            return Some(entry_from(level, &reached, (b, p)));
+            // Off the goals: a way out, if the first to this cell; the box goes no
+            // further.
+            if ways.iter().all(|w| w.entrance != b) {
+                ways.push(entry_from(level, &reached, (b, p)));
+                if ways.len() == MAX_ENTRANCES {
+                    break;
+                }
+            }
+            continue;
         }
         for d in Direction::ALL {
             // A walk.
@@ -130,7 +145,7 @@ fn way_out(level: &Level, region: &[bool], boxes: &[bool], from: Cell) -> Option
             }
         }
     }
-    None
+    ways
 }
 
 /// The pushes that undo the pulls leading to state `end` (read back through `reached`).
@@ -182,8 +197,8 @@ mod tests {
 
     #[test]
     fn each_goal_is_entered_by_pushes_from_off_the_goals() {
-        // The corridor: the deepest goal is reached by three pushes from the first
-        // cell off the goals, the goal by the entrance by one.
+        // The corridor: the deepest goal is reached by three pushes from a cell off
+        // the goals, the goal by the entrance by one.
         let level = parse_xsb(
             "t",
             "#######\n#...  #\n### $ #\n#  $$@#\n#     #\n#######\n",
@@ -195,11 +210,16 @@ mod tests {
         let at = |r: usize, c: usize| (r + 1) * level.width() + c + 1;
         let entrance = at(1, 4);
         let left = |c: usize| (at(1, c), Direction::Left);
-        let first = plan[0].entry.as_ref().unwrap();
-        assert_eq!(first.entrance, entrance);
-        assert_eq!(first.pushes, [left(4), left(3), left(2)]);
-        let last = plan[2].entry.as_ref().unwrap();
-        assert_eq!(last.pushes, [left(4)]);
+        let first = &plan[0].entries;
+        // Two ways in: along the corridor, or up from below its last goal.
+        assert_eq!(first.len(), 2);
+        assert_eq!(first[0].entrance, entrance);
+        assert_eq!(first[0].pushes, [left(4), left(3), left(2)]);
+        assert_eq!(
+            first[1].pushes,
+            [(at(2, 3), Direction::Up), left(3), left(2)]
+        );
+        assert_eq!(plan[2].entries[0].pushes, [left(4)]);
     }
 
     #[test]
@@ -208,15 +228,18 @@ mod tests {
         for level in parse_xsb("microban", text).unwrap().iter().take(60) {
             let region = player_region(level);
             for step in packing_plan(level, &region) {
-                let Some(entry) = step.entry else { continue };
-                assert!(!level.is_goal(entry.entrance));
-                let mut at = entry.entrance;
-                for &(cell, dir) in &entry.pushes {
-                    assert_eq!(cell, at);
-                    at = level.neighbor(cell, dir);
-                    assert!(level.is_goal(at));
+                let lengths: Vec<usize> = step.entries.iter().map(|e| e.pushes.len()).collect();
+                assert!(lengths.is_sorted());
+                for entry in step.entries {
+                    assert!(!level.is_goal(entry.entrance));
+                    let mut at = entry.entrance;
+                    for &(cell, dir) in &entry.pushes {
+                        assert_eq!(cell, at);
+                        at = level.neighbor(cell, dir);
+                        assert!(level.is_goal(at));
+                    }
+                    assert_eq!(at, step.goal);
                 }
-                assert_eq!(at, step.goal);
             }
         }
     }

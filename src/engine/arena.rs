@@ -12,7 +12,9 @@ use crate::level::{Cell, Direction, Level};
 
 /// How a node was reached: the box on `from` pushed in direction `dir` came to rest on
 /// `to`, after `count` pushes (one, or several through a tunnel; on ice one push can
-/// slide the box several cells).
+/// slide the box several cells). A goal macro's pushes in `dir` end on one of the
+/// entrances of goal `to`, and that entrance's entry pushes (see
+/// [`crate::analysis::GoalEntry`]) take the box on to the goal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
     /// The box's cell before the step.
@@ -21,42 +23,43 @@ pub struct Step {
     pub to: u16,
     /// The direction's index in [`Direction::ALL`].
     pub dir: u8,
+    /// For a goal macro, the index of its goal's entrance plus one; 0 for none.
+    pub entrance: u8,
     /// The pushes the step counts.
     pub count: u16,
 }
 
 impl Step {
     /// The step of the start node (no push).
-    pub const START: Step = Step {
-        from: 0,
-        to: 0,
-        dir: 0,
-        count: 0,
-    };
-
-    /// The flag of `dir` that marks a goal macro: the box's pushes in `dir` end on a
-    /// goal's entrance, and the goal's entry pushes (see
-    /// [`crate::analysis::GoalEntry`]) take it on to the goal `to`.
-    const GOAL_MACRO: u8 = 0x80;
+    pub const START: Step = Step::straight(0, Direction::ALL[0], 0, 0);
 
     /// One push of the box on `from` in `dir`, coming to rest on `to`.
     pub fn push(from: Cell, dir: Direction, to: Cell) -> Step {
+        Step::straight(from, dir, to, 1)
+    }
+
+    /// `count` pushes of the box on `from` in `dir`, coming to rest on `to`.
+    pub const fn straight(from: Cell, dir: Direction, to: Cell, count: u16) -> Step {
         Step {
             from: from as u16,
             to: to as u16,
             dir: dir.index() as u8,
-            count: 1,
+            entrance: 0,
+            count,
         }
     }
 
-    /// `straight` pushes of the box on `from` in `dir` onto a goal's entrance, then the
-    /// `entry` pushes on to the goal `goal`.
-    pub fn goal_macro(from: Cell, dir: Direction, straight: u16, entry: u16, goal: Cell) -> Step {
+    /// `straight` pushes of the box on `from` in `dir` onto entrance number `entrance`
+    /// of goal `goal`, then its `entry` pushes on to the goal.
+    pub fn goal_macro(
+        from: Cell,
+        dir: Direction,
+        (straight, entry): (u16, u16),
+        (goal, entrance): (Cell, u8),
+    ) -> Step {
         Step {
-            from: from as u16,
-            to: goal as u16,
-            dir: dir.index() as u8 | Step::GOAL_MACRO,
-            count: straight + entry,
+            entrance: entrance + 1,
+            ..Step::straight(from, dir, goal, straight + entry)
         }
     }
 
@@ -67,12 +70,12 @@ impl Step {
 
     /// The direction of the step's first push.
     pub fn direction(self) -> Direction {
-        Direction::ALL[(self.dir & !Step::GOAL_MACRO) as usize]
+        Direction::ALL[self.dir as usize]
     }
 
-    /// Whether the step ends with a goal's entry pushes.
-    pub fn is_goal_macro(self) -> bool {
-        self.dir & Step::GOAL_MACRO != 0
+    /// For a goal macro, the index of its goal's entrance.
+    pub fn goal_entrance(self) -> Option<usize> {
+        (self.entrance > 0).then(|| self.entrance as usize - 1)
     }
 }
 
@@ -226,16 +229,16 @@ impl Arena {
     /// The pushes from the start (node 0) to node `id`: a step of several pushes is
     /// one box pushed on in a straight line.
     pub fn pushes_to(&self, level: &Level, id: u32) -> Vec<Push> {
-        self.pushes_with_entries(level, id, |_| &[])
+        self.pushes_with_entries(level, id, |_, _| &[])
     }
 
-    /// The pushes from the start to node `id`, with `entry(goal)` the entry pushes of
-    /// the goal macros into `goal` (see [`Step::goal_macro`]).
+    /// The pushes from the start to node `id`, with `entry(goal, i)` the entry pushes
+    /// of entrance `i` of `goal` (see [`Step::goal_macro`]).
     pub fn pushes_with_entries<'e>(
         &self,
         level: &Level,
         mut id: u32,
-        entry: impl Fn(Cell) -> &'e [Push],
+        entry: impl Fn(Cell, usize) -> &'e [Push],
     ) -> Vec<Push> {
         let mut steps = Vec::new();
         while id != 0 {
@@ -245,11 +248,7 @@ impl Arena {
         let mut pushes = Vec::new();
         for s in steps.into_iter().rev() {
             let dir = s.direction();
-            let entered: &[Push] = if s.is_goal_macro() {
-                entry(s.end())
-            } else {
-                &[]
-            };
+            let entered = s.goal_entrance().map_or(&[][..], |i| entry(s.end(), i));
             let mut at = s.from as Cell;
             for _ in 0..s.count as usize - entered.len() {
                 pushes.push((at, dir));

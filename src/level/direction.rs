@@ -23,7 +23,7 @@ impl Direction {
     ];
 
     /// Index of the direction in [`Direction::ALL`] (0..4).
-    pub fn index(self) -> usize {
+    pub const fn index(self) -> usize {
         self as usize
     }
 

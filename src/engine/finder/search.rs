@@ -193,9 +193,9 @@ impl<'a> Search<'a> {
         let boxes: Vec<u16> = self.arena.boxes(id).to_vec();
         if boxes.iter().all(|&b| level.is_goal(b as usize)) {
             let entries = &self.entries;
-            let entry = |goal: Cell| {
+            let entry = |goal: Cell, i: usize| {
                 let step = entries.iter().find(|s| s.goal == goal);
-                step.and_then(|s| s.entry.as_ref())
+                step.and_then(|s| s.entries.get(i))
                     .map_or(&[][..], |e| &e.pushes[..])
             };
             let pushes = self.arena.pushes_with_entries(level, id, entry);
@@ -245,7 +245,7 @@ impl<'a> Search<'a> {
         self.skipped |= only.is_some();
         for (i, &b) in boxes.iter().enumerate() {
             let b = b as Cell;
-            for (di, dir) in Direction::ALL.into_iter().enumerate() {
+            for dir in Direction::ALL {
                 if only.as_ref().is_some_and(|o| !o.contains(&(b, dir))) {
                     continue;
                 }
@@ -262,18 +262,13 @@ impl<'a> Search<'a> {
                 };
                 self.mask[b] = false;
                 self.mask[end] = true;
-                let step = Step {
-                    from: b as u16,
-                    to: end as u16,
-                    dir: di as u8,
-                    count,
-                };
+                let step = Step::straight(b, dir, end, count);
                 let mut answer = self.store_child(id, g, boxes, i, (parent_hash, player), step);
                 if answer.is_none()
-                    && let Some((goal, player, entry)) = self.enter_goal(end, player)
+                    && let Some(((goal, entrance), player, entry)) = self.enter_goal(end, player)
                 {
                     // Beside the push onto the entrance, the push on to the goal.
-                    let step = Step::goal_macro(b, dir, count, entry, goal);
+                    let step = Step::goal_macro(b, dir, (count, entry), (goal, entrance));
                     answer = self.store_child(id, g, boxes, i, (parent_hash, player), step);
                     self.mask[goal] = false;
                     self.mask[end] = true;
@@ -289,16 +284,18 @@ impl<'a> Search<'a> {
     }
 
     /// If the box just pushed onto `at` (laid out in `mask`, the player on `player`)
-    /// stands on the entrance of the next goal of the packing order, and that goal's
-    /// entry pushes can be made: makes them in `mask`, and gives the goal, the player's
-    /// cell after them and their number. Otherwise leaves `mask` as it was.
-    fn enter_goal(&mut self, at: Cell, player: Cell) -> Option<(Cell, Cell, u16)> {
+    /// stands on an entrance of the next goal of the packing order, and that
+    /// entrance's entry pushes can be made: makes them in `mask`, and gives the goal
+    /// and the entrance's index, the player's cell after them and their number.
+    /// Otherwise leaves `mask` as it was.
+    fn enter_goal(&mut self, at: Cell, player: Cell) -> Option<((Cell, u8), Cell, u16)> {
         if self.entries.is_empty() {
             return None;
         }
         let level = self.level;
         let step = self.entries.get(self.features.packed(&self.mask))?;
-        let entry = step.entry.as_ref().filter(|e| e.entrance == at)?;
+        let entrance = step.entries.iter().position(|e| e.entrance == at)?;
+        let entry = &step.entries[entrance];
         let (mask, moves) = (&mut self.mask, &mut self.entry_moves);
         let (mut player, mut box_at) = (player, at);
         for &(cell, dir) in &entry.pushes {
@@ -312,7 +309,8 @@ impl<'a> Search<'a> {
             mask[push.to] = true;
             (player, box_at) = (push.player, push.to);
         }
-        Some((step.goal, player, entry.pushes.len() as u16))
+        let goal = (step.goal, entrance as u8);
+        Some((goal, player, entry.pushes.len() as u16))
     }
 
     /// Where a push of the box on `b` in `dir` ends: one cell, or on through a tunnel;
@@ -485,7 +483,7 @@ mod tests {
                 }
             };
             let macros = (1..search.positions())
-                .filter(|&id| search.arena.step(id as u32).is_goal_macro())
+                .filter(|&id| search.arena.step(id as u32).goal_entrance().is_some())
                 .count();
             (answer, macros)
         };
