@@ -18,10 +18,13 @@ use crate::level::{Cell, Direction, Level};
 /// The most goals ordered: the order asks a search of every remaining goal for every
 /// goal taken out, so on a level of a thousand goals it would take hours. Beyond it the
 /// goals come in cell order (real collections have a few dozen goals at most).
-const MAX_ORDERED_GOALS: usize = 100;
+pub const MAX_ORDERED_GOALS: usize = 100;
 
 /// The most entrances kept for a goal (a goal in the open has dozens).
 pub const MAX_ENTRANCES: usize = 16;
+
+// A step of the finder names an entrance in a byte.
+const _: () = assert!(MAX_ENTRANCES < u8::MAX as usize);
 
 /// One goal of the packing order and the way a box is brought onto it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,7 +35,8 @@ pub struct PackingStep {
     /// with exactly the goals before it in the order filled: for each cell off the
     /// goals its box could be pulled out to, the reverse of the fewest pulls, fewest
     /// first (at most [`MAX_ENTRANCES`]). Empty for the goals whose box could not be
-    /// taken out (they come first).
+    /// taken out (they come first), and for all goals beyond
+    /// [`MAX_ORDERED_GOALS`].
     pub entries: Vec<GoalEntry>,
 }
 
@@ -73,13 +77,16 @@ pub fn packing_plan(level: &Level, region: &[bool]) -> Vec<PackingStep> {
         let best = remaining
             .iter()
             .enumerate()
-            .map(|(i, &g)| (i, ways_out(level, region, &boxes, g)))
-            .filter(|(_, ways)| !ways.is_empty())
-            .min_by_key(|(i, ways)| (ways[0].pushes.len(), *i));
-        let Some((i, entries)) = best else {
+            .filter_map(|(i, &g)| {
+                let first = ways_out(level, region, &boxes, g, 1);
+                first.first().map(|w| (w.pushes.len(), i))
+            })
+            .min();
+        let Some((_, i)) = best else {
             break;
         };
         let g = remaining.remove(i);
+        let entries = ways_out(level, region, &boxes, g, MAX_ENTRANCES);
         boxes[g] = false;
         removed.push(step(g, entries));
     }
@@ -97,8 +104,14 @@ type Reached = FxHashMap<State, (u32, State)>;
 /// For each cell off the goals the box on goal `from` can be pulled to (through goals
 /// only), the other boxes of `boxes` in place and the player walking (with the box in
 /// the way): the fewest pulls, turned into the pushes that bring it back, fewest
-/// first. Empty when it cannot leave.
-fn ways_out(level: &Level, region: &[bool], boxes: &[bool], from: Cell) -> Vec<GoalEntry> {
+/// first, for at most `most` cells. Empty when it cannot leave.
+fn ways_out(
+    level: &Level,
+    region: &[bool],
+    boxes: &[bool],
+    from: Cell,
+    most: usize,
+) -> Vec<GoalEntry> {
     let free = |c: Cell, b: Cell| region[c] && !level.is_wall(c) && c != b && !boxes[c];
     // States (box cell, player cell); pulls cost one, walks nothing. Only the states
     // reached are stored: a table of every (box, player) pair grows with the square of
@@ -122,7 +135,7 @@ fn ways_out(level: &Level, region: &[bool], boxes: &[bool], from: Cell) -> Vec<G
             // further.
             if ways.iter().all(|w| w.entrance != b) {
                 ways.push(entry_from(level, &reached, (b, p)));
-                if ways.len() == MAX_ENTRANCES {
+                if ways.len() == most {
                     break;
                 }
             }
@@ -180,16 +193,18 @@ mod tests {
     use crate::game::player_region;
     use crate::level::parse_xsb;
 
+    /// Three goals in a dead-end corridor, and the player's region.
+    fn corridor() -> (Level, Vec<bool>) {
+        let text = "#######\n#...  #\n### $ #\n#  $$@#\n#     #\n#######\n";
+        let level = parse_xsb("t", text).unwrap().remove(0);
+        let region = player_region(&level);
+        (level, region)
+    }
+
     #[test]
     fn the_goal_at_the_back_of_a_corridor_is_filled_first() {
         // Three goals in a dead-end corridor: the deepest first, the entrance last.
-        let level = parse_xsb(
-            "t",
-            "#######\n#...  #\n### $ #\n#  $$@#\n#     #\n#######\n",
-        )
-        .unwrap()
-        .remove(0);
-        let region = player_region(&level);
+        let (level, region) = corridor();
         let order = packing_order(&level, &region);
         let col = |c: Cell| level.row_col(c).1;
         assert_eq!(order.iter().map(|&g| col(g)).collect::<Vec<_>>(), [1, 2, 3]);
@@ -199,13 +214,7 @@ mod tests {
     fn each_goal_is_entered_by_pushes_from_off_the_goals() {
         // The corridor: the deepest goal is reached by three pushes from a cell off
         // the goals, the goal by the entrance by one.
-        let level = parse_xsb(
-            "t",
-            "#######\n#...  #\n### $ #\n#  $$@#\n#     #\n#######\n",
-        )
-        .unwrap()
-        .remove(0);
-        let region = player_region(&level);
+        let (level, region) = corridor();
         let plan = packing_plan(&level, &region);
         let at = |r: usize, c: usize| (r + 1) * level.width() + c + 1;
         let entrance = at(1, 4);

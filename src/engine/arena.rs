@@ -25,7 +25,7 @@ pub struct Step {
     pub dir: u8,
     /// For a goal macro, the index of its goal's entrance plus one; 0 for none.
     pub entrance: u8,
-    /// The pushes the step counts.
+    /// The pushes the step counts (a goal macro's entry pushes included).
     pub count: u16,
 }
 

@@ -2,9 +2,9 @@
 //! plan fast and prove nothing about its length.
 //!
 //! A node is a box configuration and the player's region (named by its smallest cell);
-//! an edge is a push, or several pushes of one box: through a tunnel, or from the
-//! entrance of the next goal of the packing order on to that goal (a goal macro). Positions are
-//! filed by their features (goals of the packing order filled, regions of the floor;
+//! an edge is a push, or several pushes of one box: through a tunnel, or onto an
+//! entrance of the next goal of the packing order and on to that goal (a goal
+//! macro). Positions are filed by their features (goals of the packing order filled, regions of the floor;
 //! [`features`]) and, within a cell, in A*'s order (pushes made plus the cheapest
 //! assignment of boxes to goals); turns alternate between the most advanced cell and
 //! the others ([`frontier`]). Pushes into dead squares, deadlock patterns, frozen boxes

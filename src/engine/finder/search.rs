@@ -36,7 +36,7 @@ pub struct Search<'a> {
     moves: PushMoves,
     /// The packing order with each goal's entry pushes, for goal macros (empty
     /// without them).
-    entries: Vec<PackingStep>,
+    plan: Vec<PackingStep>,
     /// The pushes of a goal macro's positions.
     entry_moves: PushMoves,
     child_region: Region,
@@ -47,7 +47,7 @@ pub struct Search<'a> {
     switches: Vec<u32>,
     /// The feature cell of the position being expanded.
     expanding_cell: usize,
-    /// Whether positions were skipped (macros, corral pruning): then running out of
+    /// Whether positions were skipped (tunnel macros, corral pruning): then running out of
     /// positions proves nothing.
     skipped: bool,
     /// Whether the user's bound cut a position off.
@@ -58,7 +58,7 @@ impl<'a> Search<'a> {
     /// A search of `level` with `techniques`, storing at most `max_positions`, looking
     /// for plans of at most `max_pushes` (if set); its start position is stored. On ice
     /// the techniques that assume a box moves one cell per push (tunnels, corrals,
-    /// PI-corrals, frozen boxes) are off.
+    /// PI-corrals, frozen boxes, goal macros) are off.
     pub fn new(
         level: &'a Level,
         analysis: &'a Analysis,
@@ -86,7 +86,7 @@ impl<'a> Search<'a> {
             Vec::new()
         };
         let order = plan.iter().map(|s| s.goal).collect();
-        let entries = if techniques.goal_macros {
+        let plan = if techniques.goal_macros {
             plan
         } else {
             Vec::new()
@@ -114,7 +114,7 @@ impl<'a> Search<'a> {
                 .map(|c| level.has_initial_box(c) && !analysis.region[c])
                 .collect(),
             moves: PushMoves::new(level),
-            entries,
+            plan,
             entry_moves: PushMoves::new(level),
             child_region: Region::new(level),
             children: Vec::with_capacity(n),
@@ -192,9 +192,9 @@ impl<'a> Search<'a> {
         let level = self.level;
         let boxes: Vec<u16> = self.arena.boxes(id).to_vec();
         if boxes.iter().all(|&b| level.is_goal(b as usize)) {
-            let entries = &self.entries;
+            let plan = &self.plan;
             let entry = |goal: Cell, i: usize| {
-                let step = entries.iter().find(|s| s.goal == goal);
+                let step = plan.iter().find(|s| s.goal == goal);
                 step.and_then(|s| s.entries.get(i))
                     .map_or(&[][..], |e| &e.pushes[..])
             };
@@ -289,11 +289,11 @@ impl<'a> Search<'a> {
     /// and the entrance's index, the player's cell after them and their number.
     /// Otherwise leaves `mask` as it was.
     fn enter_goal(&mut self, at: Cell, player: Cell) -> Option<((Cell, u8), Cell, u16)> {
-        if self.entries.is_empty() {
+        if self.plan.is_empty() {
             return None;
         }
         let level = self.level;
-        let step = self.entries.get(self.features.packed(&self.mask))?;
+        let step = self.plan.get(self.features.packed(&self.mask))?;
         let entrance = step.entries.iter().position(|e| e.entrance == at)?;
         let entry = &step.entries[entrance];
         let (mask, moves) = (&mut self.mask, &mut self.entry_moves);
