@@ -13,6 +13,18 @@ use crate::engine::push_search::SearchAnswer;
 use crate::game::{PushMoves, Region};
 use crate::level::{Cell, Direction, Level};
 
+/// Where a goal macro's entry pushes led.
+struct Entered {
+    /// The goal the box stands on.
+    goal: Cell,
+    /// The index of the entrance among the goal's.
+    entrance: u8,
+    /// The player's cell after the last push.
+    player: Cell,
+    /// The number of entry pushes.
+    pushes: u16,
+}
+
 /// One search and its buffers.
 pub struct Search<'a> {
     level: &'a Level,
@@ -265,10 +277,12 @@ impl<'a> Search<'a> {
                 let step = Step::straight(b, dir, end, count);
                 let mut answer = self.store_child(id, g, boxes, i, (parent_hash, player), step);
                 if answer.is_none()
-                    && let Some(((goal, entrance), player, entry)) = self.enter_goal(end, player)
+                    && let Some(entered) = self.enter_goal(end, player)
                 {
                     // Beside the push onto the entrance, the push on to the goal.
-                    let step = Step::goal_macro(b, dir, (count, entry), (goal, entrance));
+                    let (goal, pushes) = (entered.goal, (count, entered.pushes));
+                    let step = Step::goal_macro(b, dir, pushes, (goal, entered.entrance));
+                    let player = entered.player;
                     answer = self.store_child(id, g, boxes, i, (parent_hash, player), step);
                     self.mask[goal] = false;
                     self.mask[end] = true;
@@ -285,10 +299,9 @@ impl<'a> Search<'a> {
 
     /// If the box just pushed onto `at` (laid out in `mask`, the player on `player`)
     /// stands on an entrance of the next goal of the packing order, and that
-    /// entrance's entry pushes can be made: makes them in `mask`, and gives the goal
-    /// and the entrance's index, the player's cell after them and their number.
-    /// Otherwise leaves `mask` as it was.
-    fn enter_goal(&mut self, at: Cell, player: Cell) -> Option<((Cell, u8), Cell, u16)> {
+    /// entrance's entry pushes can be made: makes them in `mask` and says where they
+    /// led. Otherwise leaves `mask` as it was.
+    fn enter_goal(&mut self, at: Cell, player: Cell) -> Option<Entered> {
         if self.plan.is_empty() {
             return None;
         }
@@ -309,8 +322,12 @@ impl<'a> Search<'a> {
             mask[push.to] = true;
             (player, box_at) = (push.player, push.to);
         }
-        let goal = (step.goal, entrance as u8);
-        Some((goal, player, entry.pushes.len() as u16))
+        Some(Entered {
+            goal: step.goal,
+            entrance: entrance as u8,
+            player,
+            pushes: entry.pushes.len() as u16,
+        })
     }
 
     /// Where a push of the box on `b` in `dir` ends: one cell, or on through a tunnel;
