@@ -25,8 +25,10 @@ const NEVER: i64 = 1 << 40;
 pub struct Assignment {
     /// The goals in the player's region.
     goals: Vec<Cell>,
-    /// `dist[g][c]`: pushes a lone box on `c` needs to reach goal `g`.
-    dist: Vec<Vec<u32>>,
+    /// `dist[c * goals + g]`: pushes a lone box on `c` needs to reach goal `g`. Laid
+    /// out by cell, so that the method's scan of one box's row over the goals reads
+    /// consecutive memory.
+    dist: Vec<u32>,
     // Buffers of the Hungarian method (1-based, as the method is usually written).
     u: Vec<i64>,
     v: Vec<i64>,
@@ -43,6 +45,19 @@ pub struct Assignment {
     /// The parent's cost (`None`: no assignment) and, by row, its goal (1-based).
     base_cost: Option<u32>,
     base_goal: Vec<usize>,
+    /// By cell, the kept position's row on it (1-based) if the stamp is current.
+    kept_row: Vec<(u32, usize)>,
+    kept_stamp: u32,
+    /// The rows taken in again by [`Assignment::cost_from_base`].
+    moved: Vec<usize>,
+}
+
+/// A distance as a cost of the method: an impossible pair costs [`NEVER`].
+fn cost_of(distance: u32) -> i64 {
+    match distance {
+        UNREACHABLE => NEVER,
+        d => d as i64,
+    }
 }
 
 impl Assignment {
@@ -50,7 +65,7 @@ impl Assignment {
     /// analysis, [`super::ice`]).
     pub fn new(level: &Level, region: &[bool]) -> Assignment {
         let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
-        let dist = if level.has_ice() {
+        let by_goal = if level.has_ice() {
             // Boxes slide: the distances of the over-approximated push graph.
             super::ice::ice_goal_distances(level, region, &goals)
         } else {
@@ -59,6 +74,13 @@ impl Assignment {
                 .map(|&g| push_distances_with_sides(level, region, &sides, [g]))
                 .collect()
         };
+        let n = goals.len();
+        let mut dist = vec![UNREACHABLE; level.cell_count() * n];
+        for (g, row) in by_goal.iter().enumerate() {
+            for (c, &d) in row.iter().enumerate() {
+                dist[c * n + g] = d;
+            }
+        }
         Assignment {
             goals,
             dist,
@@ -74,15 +96,21 @@ impl Assignment {
             base_p: Vec::new(),
             base_cost: None,
             base_goal: Vec::new(),
+            kept_row: Vec::new(),
+            kept_stamp: 0,
+            moved: Vec::new(),
         }
+    }
+
+    /// The distances of a box on `cell` to each goal, in goal order.
+    fn row(&self, cell: Cell) -> &[u32] {
+        let n = self.goals.len();
+        &self.dist[cell * n..(cell + 1) * n]
     }
 
     /// The cost of row `i` (1-based) at column `j` (1-based) for the boxes `rows`.
     fn entry(&self, rows: &[u16], i: usize, j: usize) -> i64 {
-        match self.dist[j - 1][rows[i - 1] as usize] {
-            UNREACHABLE => NEVER,
-            d => d as i64,
-        }
+        cost_of(self.row(rows[i - 1] as Cell)[j - 1])
     }
 
     /// Augments row `i` into the matching held in the buffers (the shortest augmenting
@@ -100,9 +128,10 @@ impl Assignment {
             let i0 = self.p[j0];
             let mut delta = i64::MAX;
             let mut j1 = 0;
+            let row = &self.dist[rows[i0 - 1] as usize * n..][..n];
             for j in 1..=n {
                 if !self.used[j] {
-                    let cur = self.entry(rows, i0, j) - self.u[i0] - self.v[j];
+                    let cur = cost_of(row[j - 1]) - self.u[i0] - self.v[j];
                     if cur < self.minv[j] {
                         self.minv[j] = cur;
                         self.way[j] = j0;
@@ -146,8 +175,24 @@ impl Assignment {
 
     /// Solves the assignment of the boxes on `boxes` and keeps it, so that
     /// [`Assignment::cost_after`] can repair it for a child position; the cost.
+    ///
+    /// The last position kept is a warm start: a box on a cell that position also
+    /// had a box on keeps its goal and its price (its costs are the same, so its
+    /// prices stay feasible and its pair tight), and only the boxes on other cells are
+    /// taken in again, one augmenting path each. The searches expand positions much
+    /// like the last one, where few boxes stand elsewhere.
     pub fn prepare(&mut self, boxes: &[u16]) -> Option<u32> {
-        let cost = self.cost(boxes);
+        let n = boxes.len();
+        let warm = n > 0
+            && self.base_cost.is_some()
+            && self.rows.len() == n
+            && n == self.goals.len()
+            && self.base_v.iter().all(|v| v.abs() < NEVER);
+        let cost = if warm {
+            self.cost_from_base(boxes)
+        } else {
+            self.cost(boxes)
+        };
         self.rows.clear();
         self.rows.extend_from_slice(boxes);
         self.base_u.clone_from(&self.u);
@@ -162,6 +207,47 @@ impl Assignment {
         cost
     }
 
+    /// Empties the row prices, the matching and the paths for `n` rows.
+    fn clear_rows(&mut self, n: usize) {
+        for buffer in [&mut self.p, &mut self.way] {
+            buffer.clear();
+            buffer.resize(n + 1, 0);
+        }
+        self.u.clear();
+        self.u.resize(n + 1, 0);
+    }
+
+    /// The assignment of the boxes on `boxes` from the kept one (see
+    /// [`Assignment::prepare`]).
+    fn cost_from_base(&mut self, boxes: &[u16]) -> Option<u32> {
+        let n = boxes.len();
+        self.kept_stamp += 1;
+        if self.kept_row.len() < self.dist.len() / n {
+            self.kept_row.resize(self.dist.len() / n, (0, 0));
+        }
+        for (r, &c) in self.rows.iter().enumerate() {
+            self.kept_row[c as usize] = (self.kept_stamp, r + 1);
+        }
+        self.v.clone_from(&self.base_v);
+        self.clear_rows(n);
+        let mut moved = std::mem::take(&mut self.moved);
+        moved.clear();
+        for (i, &c) in boxes.iter().enumerate() {
+            match self.kept_row[c as usize] {
+                (stamp, r) if stamp == self.kept_stamp => {
+                    self.u[i + 1] = self.base_u[r];
+                    self.p[self.base_goal[r]] = i + 1;
+                }
+                _ => moved.push(i + 1),
+            }
+        }
+        for &i in &moved {
+            self.augment(boxes, i);
+        }
+        self.moved = moved;
+        self.total(boxes)
+    }
+
     /// The cost after row `i` (1-based) moved from `old` to `cell` when the row's goal
     /// is still its cheapest at the parent's prices: setting the row's own price to
     /// make that pair tight leaves every reduced cost non-negative, so the parent's
@@ -169,7 +255,7 @@ impl Assignment {
     fn cost_keeping_goals(&self, i: usize, old: Cell, cell: Cell) -> Option<u32> {
         let base = self.base_cost?;
         let own = *self.base_goal.get(i).filter(|&&j| j != 0)?;
-        let dist = |j: usize, c: Cell| self.dist[j - 1][c];
+        let dist = |j: usize, c: Cell| self.row(c)[j - 1];
         let now = dist(own, cell);
         if now == UNREACHABLE {
             return None;
@@ -221,7 +307,7 @@ impl Assignment {
 
     /// Pushes a lone box on `cell` needs to reach goal number `goal`.
     pub fn distance(&self, goal: usize, cell: Cell) -> u32 {
-        self.dist[goal][cell]
+        self.row(cell)[goal]
     }
 
     /// The cheapest assignment of the boxes on `boxes` to distinct goals, or `None` when
@@ -243,12 +329,7 @@ impl Assignment {
             self.v.resize(n + 1, 0);
         }
         self.v[0] = 0;
-        self.u.clear();
-        self.u.resize(n + 1, 0);
-        self.p.clear();
-        self.p.resize(n + 1, 0);
-        self.way.clear();
-        self.way.resize(n + 1, 0);
+        self.clear_rows(n);
         for i in 1..=n {
             self.augment(boxes, i);
         }
@@ -308,5 +389,54 @@ mod tests {
         let mut a = Assignment::new(&level, &region);
         let corner: Vec<u16> = vec![level.width() as u16 + 1, level.width() as u16 + 4];
         assert_eq!(a.cost(&corner), None);
+    }
+
+    #[test]
+    fn a_warm_prepare_from_the_last_position_equals_a_fresh_solve() {
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
+                .unwrap();
+        let mut state = 7u64;
+        let mut next = move |n: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        let mut compared = 0;
+        for level in parse_xsb("microban", &text).unwrap().iter().take(60) {
+            let region = player_region(level);
+            let floor: Vec<usize> = (0..level.cell_count()).filter(|&c| region[c]).collect();
+            let mut cells: Vec<u16> = (level.box_cells())
+                .filter(|&b| region[b])
+                .map(|b| b as u16)
+                .collect();
+            let mut a = Assignment::new(level, &region);
+            // A walk of positions, each one to three boxes away from the last, some
+            // of them without an assignment.
+            for _ in 0..200 {
+                for _ in 0..1 + next(3) {
+                    let to = floor[next(floor.len())] as u16;
+                    if !cells.contains(&to) {
+                        let row = next(cells.len());
+                        cells[row] = to;
+                    }
+                }
+                let mut sorted = cells.clone();
+                sorted.sort_unstable();
+                let fresh = Assignment::new(level, &region).cost(&sorted);
+                assert_eq!(a.prepare(&sorted), fresh, "level {}", level.number);
+                // A child repaired from the warm parent equals a fresh solve too.
+                let (row, to) = (next(sorted.len()), floor[next(floor.len())]);
+                if !sorted.contains(&(to as u16)) {
+                    let mut child = sorted.clone();
+                    child[row] = to as u16;
+                    let fresh = Assignment::new(level, &region).cost(&child);
+                    assert_eq!(a.cost_after(row, to), fresh, "level {}", level.number);
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared > 5_000);
     }
 }

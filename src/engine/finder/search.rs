@@ -64,6 +64,8 @@ pub struct Search<'a> {
     skipped: bool,
     /// Whether the user's bound cut a position off.
     cut_by_bound: bool,
+    /// Whether the assignment holds the parent being expanded.
+    prepared: bool,
 }
 
 impl<'a> Search<'a> {
@@ -103,12 +105,7 @@ impl<'a> Search<'a> {
         } else {
             Vec::new()
         };
-        let feature_floor = if techniques.connectivity {
-            floor.clone()
-        } else {
-            Vec::new()
-        };
-        let features = Features::new(order, feature_floor, cells);
+        let features = Features::new(order, floor.clone(), techniques.connectivity, cells);
         let n = level.box_cells().filter(|&c| analysis.region[c]).count();
         Search {
             level,
@@ -135,6 +132,7 @@ impl<'a> Search<'a> {
             expanding_cell: 0,
             skipped: false,
             cut_by_bound: false,
+            prepared: false,
         }
     }
 
@@ -218,6 +216,9 @@ impl<'a> Search<'a> {
             self.mask[b as usize] = true;
         }
         self.moves.enter(level, &self.mask, self.arena.player(id));
+        if !level.has_ice() {
+            self.features.label(level, &self.mask);
+        }
         let answer = if self.corral_closed(id) {
             None
         } else {
@@ -247,7 +248,9 @@ impl<'a> Search<'a> {
     fn expand_pushes(&mut self, id: u32, g: u32, boxes: &[u16]) -> Option<SearchAnswer> {
         let (level, analysis) = (self.level, self.analysis);
         let parent_hash = self.arena.box_hash(id);
-        self.assignment.prepare(boxes);
+        // The parent's assignment is solved when its first new child needs it: a
+        // parent whose children are all stored already or dead needs none.
+        self.prepared = false;
         let only = if self.techniques.pi_corrals {
             let region = self.moves.region();
             (self.corrals).pi_pushes(level, analysis, &self.mask, region, &self.floor)
@@ -384,21 +387,23 @@ impl<'a> Search<'a> {
         self.children.extend_from_slice(boxes);
         self.children[i] = end as u16;
         self.children.sort_unstable();
-        // Without ice one fill of the floor gives both the player's region and the
+        // Without ice the parent's regions give both the player's region and the
         // connectivity feature (on ice a region depends on where the player stands).
-        let regions_and_name = if level.has_ice() {
-            None
+        let (regions, name) = if level.has_ice() {
+            (None, self.child_region.name(level, &self.mask, player))
         } else {
-            self.features.regions_and_name(level, &self.mask, player)
-        };
-        let (regions, name) = match regions_and_name {
-            Some((regions, name)) => (Some(regions), name),
-            None => (None, self.child_region.name(level, &self.mask, player)),
+            let moved = (b, end);
+            let (regions, name) = (self.features).child_regions(level, &self.mask, moved, player);
+            (Some(regions), name)
         };
         let box_hash = self.arena.zobrist().moved(parent_hash, b, end);
         let hash = self.arena.zobrist().marked(box_hash, name);
         if self.arena.find(hash, &self.children, name).is_some() {
             return None;
+        }
+        if !self.prepared {
+            self.assignment.prepare(boxes);
+            self.prepared = true;
         }
         let h = self.assignment.cost_after(i, end)?;
         if self.arena.len() >= self.max_positions {
