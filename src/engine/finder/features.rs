@@ -1,6 +1,7 @@
 //! The features the plan finder files positions under (as FESS does): how many goals
-//! of the packing order are filled, in order, and how many regions the boxes split the
-//! floor into. More packed goals and fewer regions are more advanced.
+//! of the packing order are filled, in order, and (with the `connectivity` technique,
+//! off by default) how many regions the boxes split the floor into. More packed goals
+//! and fewer regions are more advanced.
 //!
 //! The same regions name a child's player region (by its smallest cell), which is
 //! part of the child's key, so every child asks for them, stored before or not. They

@@ -4,8 +4,8 @@
 //! A node is a box configuration and the player's region (named by its smallest cell);
 //! an edge is a push, or several pushes of one box: through a tunnel, or onto an
 //! entrance of the next goal of the packing order and on to that goal (a goal
-//! macro). Positions are filed by their features (goals of the packing order filled, regions of the floor;
-//! [`features`]) and, within a cell, in A*'s order (pushes made plus the cheapest
+//! macro). Positions are filed by their features (goals of the packing order filled,
+//! and optionally regions of the floor; [`features`]) and, within a cell, in A*'s order (pushes made plus the cheapest
 //! assignment of boxes to goals); turns alternate between the most advanced cell and
 //! the others ([`frontier`]). Pushes into dead squares, deadlock patterns, frozen boxes
 //! off their goals and corrals that can never open again are not made ([`corral`]).
@@ -15,7 +15,8 @@
 //! the first plan of either is the answer.
 //!
 //! Every technique can be switched off for measurements with the environment variable
-//! `SATSOKO_FINDER_OFF`, a comma-separated list of the names in [`Techniques`].
+//! `SATSOKO_FINDER_OFF`, a comma-separated list of the names in [`Techniques`]; those
+//! off by default (`connectivity`) are switched on with `SATSOKO_FINDER_ON`.
 
 mod corral;
 mod features;
@@ -62,7 +63,9 @@ pub struct Techniques {
     pub corrals: bool,
     /// Rotate turns over the cells of the features (`rotation`).
     pub rotation: bool,
-    /// File positions by the regions the boxes split the floor into (`connectivity`).
+    /// File positions by the regions the boxes split the floor into (`connectivity`;
+    /// off by default: on XSokoban the finder alone solves 48 levels at 10 s
+    /// without it against 45, and 50 against 49 at 60 s, in 0.75× the time).
     pub connectivity: bool,
     /// Where a PI-corral is, push only into it (`pi-corrals`; the second search of
     /// the portfolio).
@@ -86,7 +89,7 @@ pub struct Techniques {
 }
 
 impl Techniques {
-    /// The names `SATSOKO_FINDER_OFF` takes.
+    /// The names `SATSOKO_FINDER_OFF` and `SATSOKO_FINDER_ON` take.
     pub const NAMES: [&str; 12] = [
         "freeze",
         "tunnels",
@@ -118,10 +121,25 @@ impl Techniques {
         goal_macros: true,
     };
 
-    /// Every technique on, but those named in `SATSOKO_FINDER_OFF`.
+    /// The techniques the finder uses unless told otherwise: all but `connectivity`.
+    pub const DEFAULT: Techniques = Techniques {
+        connectivity: false,
+        ..Techniques::ALL
+    };
+
+    /// The [default](Techniques::DEFAULT) techniques, but those named in
+    /// `SATSOKO_FINDER_OFF` off and those named in `SATSOKO_FINDER_ON` on.
     pub fn from_env() -> Techniques {
-        let off = std::env::var("SATSOKO_FINDER_OFF").unwrap_or_default();
-        let on = |name: &str| !off.split(',').any(|o| o.trim() == name);
+        let named = |var: &str, name: &str| {
+            std::env::var(var).is_ok_and(|list| list.split(',').any(|o| o.trim() == name))
+        };
+        let on = |name: &str| {
+            let default = Techniques::NAMES
+                .iter()
+                .position(|&n| n == name)
+                .is_some_and(|i| Techniques::DEFAULT.flags()[i]);
+            (default || named("SATSOKO_FINDER_ON", name)) && !named("SATSOKO_FINDER_OFF", name)
+        };
         Techniques {
             freeze: on("freeze"),
             tunnels: on("tunnels"),
@@ -136,6 +154,24 @@ impl Techniques {
             second: on("second"),
             goal_macros: on("goal-macros"),
         }
+    }
+
+    /// The techniques' switches in the order of [`Techniques::NAMES`].
+    fn flags(self) -> [bool; 12] {
+        [
+            self.freeze,
+            self.tunnels,
+            self.packing,
+            self.corrals,
+            self.rotation,
+            self.connectivity,
+            self.pi_corrals,
+            self.portfolio,
+            self.subgoals,
+            self.switches,
+            self.second,
+            self.goal_macros,
+        ]
     }
 
     /// The searches of the portfolio: without PI-corral pruning, and (if on) with it.
@@ -294,6 +330,18 @@ mod tests {
     use super::*;
     use crate::engine::push_search::on_task;
     use std::time::Instant;
+
+    #[test]
+    fn the_default_is_every_technique_but_connectivity() {
+        let flags = Techniques::DEFAULT.flags();
+        let off: Vec<&str> = (Techniques::NAMES.iter())
+            .zip(flags)
+            .filter(|&(_, on)| !on)
+            .map(|(&name, _)| name)
+            .collect();
+        assert_eq!(off, ["connectivity"]);
+        assert!(Techniques::ALL.flags().iter().all(|&on| on));
+    }
 
     #[test]
     fn a_stopped_finder_goes_on_from_where_it_stopped() {
