@@ -96,7 +96,7 @@ impl Assignment {
             base_p: Vec::new(),
             base_cost: None,
             base_goal: Vec::new(),
-            kept_row: Vec::new(),
+            kept_row: vec![(0, 0); level.cell_count()],
             kept_stamp: 0,
             moved: Vec::new(),
         }
@@ -222,9 +222,6 @@ impl Assignment {
     fn cost_from_base(&mut self, boxes: &[u16]) -> Option<u32> {
         let n = boxes.len();
         self.kept_stamp += 1;
-        if self.kept_row.len() < self.dist.len() / n {
-            self.kept_row.resize(self.dist.len() / n, (0, 0));
-        }
         for (r, &c) in self.rows.iter().enumerate() {
             self.kept_row[c as usize] = (self.kept_stamp, r + 1);
         }

@@ -133,30 +133,28 @@ impl Techniques {
         let named = |var: &str, name: &str| {
             std::env::var(var).is_ok_and(|list| list.split(',').any(|o| o.trim() == name))
         };
-        let on = |name: &str| {
-            let default = Techniques::NAMES
-                .iter()
-                .position(|&n| n == name)
-                .is_some_and(|i| Techniques::DEFAULT.flags()[i]);
+        let on = |name: &str, default: bool| {
             (default || named("SATSOKO_FINDER_ON", name)) && !named("SATSOKO_FINDER_OFF", name)
         };
+        let d = Techniques::DEFAULT;
         Techniques {
-            freeze: on("freeze"),
-            tunnels: on("tunnels"),
-            packing: on("packing"),
-            corrals: on("corrals"),
-            rotation: on("rotation"),
-            connectivity: on("connectivity"),
-            pi_corrals: on("pi-corrals"),
-            portfolio: on("portfolio"),
-            subgoals: on("subgoals"),
-            switches: on("switches"),
-            second: on("second"),
-            goal_macros: on("goal-macros"),
+            freeze: on("freeze", d.freeze),
+            tunnels: on("tunnels", d.tunnels),
+            packing: on("packing", d.packing),
+            corrals: on("corrals", d.corrals),
+            rotation: on("rotation", d.rotation),
+            connectivity: on("connectivity", d.connectivity),
+            pi_corrals: on("pi-corrals", d.pi_corrals),
+            portfolio: on("portfolio", d.portfolio),
+            subgoals: on("subgoals", d.subgoals),
+            switches: on("switches", d.switches),
+            second: on("second", d.second),
+            goal_macros: on("goal-macros", d.goal_macros),
         }
     }
 
     /// The techniques' switches in the order of [`Techniques::NAMES`].
+    #[cfg(test)]
     fn flags(self) -> [bool; 12] {
         [
             self.freeze,
