@@ -16,7 +16,7 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::finder::{PlanFinder, Techniques, find_plan};
+use super::finder::{self, PlanFinder, Techniques};
 use super::pdr::{Pdr, Prover};
 use super::push_search::{self, SearchAnswer};
 use super::shorten::shorten;
@@ -59,16 +59,24 @@ impl Engine for Anytime {
         // the two plan finders also stop at the first plan either of them finds.
         let (finder_stop, prover_stop) = (stop.child(), stop.child());
         let first_plan = stop.child();
+        // The finder's core runs its plain search; the search with PI-corral pruning,
+        // its portfolio's other half, takes turns on the proof core.
+        let (first, pi) = Techniques::from_env().split();
+        let memory = match pi {
+            Some(_) => finder::MEMORY - PI_FINDER_MEMORY,
+            None => finder::MEMORY,
+        };
         let (found, proved) = thread::scope(|scope| {
             let finder = scope.spawn(|| {
-                let outcome = find_and_shorten(task, &finder_stop, &first_plan, board);
+                let outcome =
+                    find_and_shorten(task, (&first, memory), &finder_stop, &first_plan, board);
                 if settles(&outcome) {
                     prover_stop.cancel();
                 }
                 outcome
             });
             let prover = scope.spawn(|| {
-                let (counts, outcome) = prove(task, &prover_stop, &first_plan, board);
+                let (counts, outcome) = prove(task, pi.as_ref(), &prover_stop, &first_plan, board);
                 // Proved, closed, refuted or stopped from outside: the finder has
                 // nothing left to do. A prover out of memory leaves the plan side to
                 // go on until the time is up.
@@ -128,18 +136,21 @@ impl Engine for Anytime {
     }
 }
 
-/// The finder's side: a plan (unless the goal-by-goal planner finds one first, which
-/// cancels `first_plan`), offered on `board`, then the best plan on the board shortened
-/// by the SAT solver until the bound meets it or `stop` says stop.
+/// The finder's side: a plan of the finder with the `first` techniques in `memory`
+/// bytes (unless a planner on the proof core finds one first, which cancels
+/// `first_plan`), offered on `board`, then the best plan on the board shortened by the
+/// SAT solver until the bound meets it or `stop` says stop.
 fn find_and_shorten(
     task: &Task,
+    (first, memory): (&Techniques, usize),
     stop: &Stop,
     first_plan: &Stop,
     board: &Incumbent,
 ) -> Result<Outcome, SolveError> {
-    let (answer, stats) = find_plan(task, &Techniques::from_env(), &stop.either(first_plan));
+    let mut finder = PlanFinder::new(task, first, memory);
+    let answer = finder.run(&stop.either(first_plan));
     let mut outcome = push_search::outcome(&ABOUT, task, answer)?;
-    outcome.stats.positions = Some(stats.positions);
+    outcome.stats.positions = Some(finder.stats().positions);
     if let Verdict::Solved { plan, optimal } = &mut outcome.verdict {
         *optimal = false;
         board.offer(task.level, plan.clone(), "finder");
@@ -168,15 +179,20 @@ const HEAD_START: Duration = Duration::from_secs(1);
 /// asked again from its start) fits in a later one.
 const FIRST_TURN: Duration = Duration::from_secs(1);
 
-/// The memory of the second finder: half the first one's, as it runs beside it. With
-/// both full, a level of XSokoban peaks at about 1.5 GiB.
+/// The memory of the second finder. With every finder full, a level of XSokoban
+/// peaks at about 1.7 GiB.
 const SECOND_FINDER_MEMORY: usize = 1 << 29;
+
+/// The memory of the search with PI-corral pruning on the proof core, taken from the
+/// finder's: it runs a third of a core at most, and fills less.
+const PI_FINDER_MEMORY: usize = finder::MEMORY / 4;
 
 /// The proof side: `pdr` for [`HEAD_START`]; if that did not settle the level and no
 /// plan is on the board, the planners of [`plan_in_turns`] until the first plan (or
 /// until they give up); then `pdr` again, from where it stopped, until the end.
 fn prove(
     task: &Task,
+    pi: Option<&Techniques>,
     stop: &Stop,
     first_plan: &Stop,
     board: &Incumbent,
@@ -194,7 +210,7 @@ fn prove(
         // The planners only look for a first plan: with one on the board they have
         // nothing to do (and report nothing).
         if !first_plan.is_cancelled() {
-            counts = plan_in_turns(task, stop, first_plan, board);
+            counts = plan_in_turns(task, pi, stop, first_plan, board);
         }
         answer = prover.run(stop, board);
     }
@@ -206,68 +222,101 @@ fn prove(
 struct PlannerCounts {
     /// The goal-by-goal planner's subgoals and backtracks, if it ran.
     goals: Option<SubgoalCounts>,
-    /// The positions the second finder stored.
+    /// The positions the finders on the proof core stored.
     positions: u64,
 }
 
-/// The proof core before the first plan: the goal-by-goal planner (the SAT route) and a
-/// second finder take turns, until either has a plan or the first finder has
-/// (`first_plan`), both give up, or `stop` says stop. The second finder searches
-/// without the charge for a change of box and without PI-corral pruning, but with
-/// the connectivity feature: the first finder's order solves most levels, and this
-/// one others. A plan goes on `board`.
-/// Either can be switched off for measurements (`SATSOKO_FINDER_OFF=subgoals` or
-/// `second`); the goal-by-goal planner does not run on ice, whose slides its
-/// unrolled `pushes` formula does not have.
+/// A planner that takes turns on the proof core before the first plan.
+enum Turn<'a> {
+    /// The goal-by-goal SAT planner.
+    ByGoals(Box<GoalByGoal>),
+    /// A finder's search, with the name its plan is credited to.
+    Finder(&'static str, PlanFinder<'a>),
+}
+
+/// The proof core before the first plan: the planners of [`Turn`] take turns until one
+/// has a plan or the first finder has (`first_plan`), all give up, or `stop` says
+/// stop. In order:
+/// - the finder's search with PI-corral pruning (`pi`), the half of the portfolio
+///   that does not run on the finder's core;
+/// - the goal-by-goal planner (the SAT route);
+/// - a second finder, without the charge for a change of box and without PI-corral
+///   pruning but with the connectivity feature: the first finder's order solves most
+///   levels, and this one others.
+///
+/// A plan goes on `board`. The last two can be switched off for measurements
+/// (`SATSOKO_FINDER_OFF=subgoals` or `second`); the goal-by-goal planner does not run
+/// on ice, whose slides its unrolled `pushes` formula does not have.
 fn plan_in_turns(
     task: &Task,
+    pi: Option<&Techniques>,
     stop: &Stop,
     first_plan: &Stop,
     board: &Incumbent,
 ) -> Result<PlannerCounts, SolveError> {
     let techniques = Techniques::from_env();
     let stop = stop.either(first_plan);
-    let mut by_goals =
-        (techniques.subgoals && !task.level.has_ice()).then(|| GoalByGoal::new(task));
-    // With the connectivity feature, off by default, it finds 11, 27 and 40 of
-    // XSokoban within the minute; without it, only 40.
-    let second = Techniques {
-        switches: false,
-        pi_corrals: false,
-        connectivity: true,
-        ..techniques
-    };
-    let mut finder = techniques
-        .second
-        .then(|| PlanFinder::new(task, &second, SECOND_FINDER_MEMORY));
+    let mut planners = Vec::new();
+    if let Some(pi) = pi {
+        planners.push(Turn::Finder(
+            "PI-corral finder",
+            PlanFinder::new(task, pi, PI_FINDER_MEMORY),
+        ));
+    }
+    if techniques.subgoals && !task.level.has_ice() {
+        planners.push(Turn::ByGoals(Box::new(GoalByGoal::new(task))));
+    }
+    if techniques.second {
+        // With the connectivity feature, off by default, it finds 11, 27 and 40 of
+        // XSokoban within the minute; without it, only 40.
+        let second = Techniques {
+            switches: false,
+            pi_corrals: false,
+            connectivity: true,
+            ..techniques
+        };
+        let finder = PlanFinder::new(task, &second, SECOND_FINDER_MEMORY);
+        planners.push(Turn::Finder("second finder", finder));
+    }
     let mut counts = PlannerCounts::default();
     let mut turn = FIRST_TURN;
     let mut plan = None;
-    while plan.is_none() && !stop.should_stop() && (by_goals.is_some() || finder.is_some()) {
-        if let Some(planner) = &mut by_goals {
-            let answer = planner.run(task, &stop.by(Instant::now() + turn));
-            counts.goals = Some(planner.counts);
-            match answer {
-                // Its subplans know nothing of the user's bound: a longer plan is none.
-                SearchAnswer::Plan(pushes) if !task.beyond_bound(pushes.len()) => {
-                    plan = Some((pushes, "subgoals"));
+    // The planners that have not given up, by index.
+    let mut running: Vec<usize> = (0..planners.len()).collect();
+    while plan.is_none() && !stop.should_stop() && !running.is_empty() {
+        let mut r = 0;
+        while plan.is_none() && r < running.len() {
+            let until = stop.by(Instant::now() + turn);
+            let (answer, by) = match &mut planners[running[r]] {
+                Turn::ByGoals(planner) => {
+                    let answer = planner.run(task, &until);
+                    counts.goals = Some(planner.counts);
+                    (answer, "subgoals")
                 }
-                SearchAnswer::Stopped(StopReason::Time) => {}
-                _ => by_goals = None,
-            }
-        }
-        if let Some(search) = finder.as_mut().filter(|_| plan.is_none()) {
-            let answer = search.run(&stop.by(Instant::now() + turn));
-            counts.positions = search.stats().positions;
+                Turn::Finder(by, search) => (search.run(&until), *by),
+            };
             match answer {
-                SearchAnswer::Plan(pushes) => plan = Some((pushes, "second finder")),
-                SearchAnswer::Stopped(StopReason::Time) => {}
-                // Its pruning proves nothing: giving up is all it can say.
-                _ => finder = None,
+                // The goal-by-goal planner's subplans know nothing of the user's
+                // bound: a longer plan is none.
+                SearchAnswer::Plan(pushes) if !task.beyond_bound(pushes.len()) => {
+                    plan = Some((pushes, by));
+                }
+                SearchAnswer::Stopped(StopReason::Time) => r += 1,
+                // A finder's pruning proves nothing, nor does a failed subgoal:
+                // giving up is all either can say.
+                _ => {
+                    running.remove(r);
+                }
             }
         }
         turn *= 2;
     }
+    counts.positions = (planners.iter())
+        .map(|p| match p {
+            Turn::Finder(_, search) => search.stats().positions,
+            Turn::ByGoals(_) => 0,
+        })
+        .sum();
     if let Some((pushes, by)) = plan {
         board.offer(task.level, push_search::plan_of(task, &pushes, by)?, by);
         first_plan.cancel();
@@ -295,7 +344,7 @@ mod tests {
         on_task(text, |task| {
             let board = Incumbent::new(Metric::Pushes);
             let first_plan = Stop::never();
-            let counts = plan_in_turns(task, &Stop::never(), &first_plan, &board).unwrap();
+            let counts = plan_in_turns(task, None, &Stop::never(), &first_plan, &board).unwrap();
             // The goal-by-goal planner takes the first turn and finds the plan.
             let best = board.best().expect("a plan on the board");
             assert!(best.plan.verify(task.level).is_ok());
@@ -307,12 +356,31 @@ mod tests {
     }
 
     #[test]
+    fn the_portfolios_other_half_takes_the_first_turn_on_the_proof_core() {
+        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        on_task(text, |task| {
+            let (first, pi) = Techniques::DEFAULT.split();
+            assert!(!first.pi_corrals);
+            let pi = pi.expect("the default portfolio has two searches");
+            let board = Incumbent::new(Metric::Pushes);
+            let counts =
+                plan_in_turns(task, Some(&pi), &Stop::never(), &Stop::never(), &board).unwrap();
+            let best = board.best().expect("a plan on the board");
+            assert!(best.plan.verify(task.level).is_ok());
+            assert_eq!(best.by, "PI-corral finder");
+            // It had the first turn: the goal-by-goal planner never ran.
+            assert!(counts.goals.is_none());
+            assert!(counts.positions > 0);
+        });
+    }
+
+    #[test]
     fn a_first_plan_already_found_leaves_the_planners_idle() {
         on_task("#####\n#@$.#\n#####\n", |task| {
             let board = Incumbent::new(Metric::Pushes);
             let first_plan = Stop::never();
             first_plan.cancel();
-            let counts = plan_in_turns(task, &Stop::never(), &first_plan, &board).unwrap();
+            let counts = plan_in_turns(task, None, &Stop::never(), &first_plan, &board).unwrap();
             assert!(board.best().is_none());
             assert!(counts.goals.is_none());
             assert_eq!(counts.positions, 0);
@@ -324,7 +392,7 @@ mod tests {
         on_task("######\n#@$ .#\n#~   #\n######\n", |task| {
             assert!(task.level.has_ice());
             let board = Incumbent::new(Metric::Pushes);
-            let counts = plan_in_turns(task, &Stop::never(), &Stop::never(), &board).unwrap();
+            let counts = plan_in_turns(task, None, &Stop::never(), &Stop::never(), &board).unwrap();
             let best = board.best().expect("a plan on the board");
             assert_eq!(best.by, "second finder");
             assert!(counts.goals.is_none());

@@ -32,7 +32,7 @@ use super::{
 use crate::game::Metric;
 
 /// The memory the finder's searches may take in all.
-const MEMORY: usize = 1 << 30;
+pub const MEMORY: usize = 1 << 30;
 
 /// The bytes a stored position costs besides two per box: its node in the arena (about
 /// 16, and 5 to 10 in its half-empty table), its place in the frontier (12, and the
@@ -170,6 +170,24 @@ impl Techniques {
             self.second,
             self.goal_macros,
         ]
+    }
+
+    /// The portfolio split over two cores: the search without PI-corral pruning, and
+    /// the one with it when the portfolio has both (each alone, to run where it will).
+    pub fn split(self) -> (Techniques, Option<Techniques>) {
+        match (self.pi_corrals, self.portfolio) {
+            (true, true) => (
+                Techniques {
+                    pi_corrals: false,
+                    ..self
+                },
+                Some(Techniques {
+                    portfolio: false,
+                    ..self
+                }),
+            ),
+            _ => (self, None),
+        }
     }
 
     /// The searches of the portfolio: without PI-corral pruning, and (if on) with it.
@@ -339,6 +357,35 @@ mod tests {
             .collect();
         assert_eq!(off, ["connectivity"]);
         assert!(Techniques::ALL.flags().iter().all(|&on| on));
+    }
+
+    #[test]
+    fn the_split_portfolio_runs_each_search_once() {
+        let (first, pi) = Techniques::DEFAULT.split();
+        let pi = pi.expect("two searches by default");
+        let both = Techniques::DEFAULT.searches();
+        assert_eq!(both.len(), 2);
+        assert_eq!(first.searches(), [both[0]]);
+        // The same search, the only one of its portfolio.
+        let alone = Techniques {
+            portfolio: false,
+            ..both[1]
+        };
+        assert_eq!(pi.searches(), [alone]);
+        // Without the portfolio, or without PI-corral pruning, there is nothing to split.
+        for off in ["portfolio", "pi-corrals"] {
+            let one = match off {
+                "portfolio" => Techniques {
+                    portfolio: false,
+                    ..Techniques::DEFAULT
+                },
+                _ => Techniques {
+                    pi_corrals: false,
+                    ..Techniques::DEFAULT
+                },
+            };
+            assert_eq!(one.split(), (one, None));
+        }
     }
 
     #[test]
