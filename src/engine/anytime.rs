@@ -1,11 +1,12 @@
 //! The anytime default: the plan finder and an optimal search side by side on two
 //! cores, sharing the solve's [`Incumbent`].
 //!
-//! The finder ([`find_plan`]) looks for a verified plan fast and offers it as the upper
-//! bound; then it asks the SAT solver to shorten the plan window by window
-//! ([`shorten`]), offering every shorter plan. The prover ([`Prover`], `pdr`) raises
-//! the proven lower bound as its search goes; after a head start it lends its core
-//! until the first plan to two planners that take turns: the goal-by-goal planner
+//! The finder's plain search ([`PlanFinder`]) looks for a verified plan fast and offers
+//! it as the upper bound; then it asks the SAT solver to shorten the plan window by
+//! window ([`shorten`]), offering every shorter plan. The prover ([`Prover`], `pdr`)
+//! raises the proven lower bound as its search goes; after a head start it lends its
+//! core until the first plan to three planners that take turns: the finder's search
+//! with PI-corral pruning (the other half of its portfolio), the goal-by-goal planner
 //! ([`GoalByGoal`]) and a second finder in another order ([`plan_in_turns`]). On ice
 //! the two SAT parts that unroll the `pushes` formula (shortening, the goal-by-goal
 //! planner) are left out. When the bound meets the best plan, that plan is optimal
