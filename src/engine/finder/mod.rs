@@ -190,17 +190,10 @@ impl Techniques {
         }
     }
 
-    /// The searches of the portfolio: without PI-corral pruning, and (if on) with it.
+    /// The searches of the portfolio, on one core: the halves of [`Techniques::split`].
     fn searches(self) -> Vec<Techniques> {
-        let plain = Techniques {
-            pi_corrals: false,
-            ..self
-        };
-        match (self.pi_corrals, self.portfolio) {
-            (true, true) => vec![plain, self],
-            (true, false) => vec![self],
-            (false, _) => vec![plain],
-        }
+        let (first, pi) = self.split();
+        std::iter::once(first).chain(pi).collect()
     }
 }
 
@@ -373,17 +366,15 @@ mod tests {
         };
         assert_eq!(pi.searches(), [alone]);
         // Without the portfolio, or without PI-corral pruning, there is nothing to split.
-        for off in ["portfolio", "pi-corrals"] {
-            let one = match off {
-                "portfolio" => Techniques {
-                    portfolio: false,
-                    ..Techniques::DEFAULT
-                },
-                _ => Techniques {
-                    pi_corrals: false,
-                    ..Techniques::DEFAULT
-                },
-            };
+        let no_portfolio = Techniques {
+            portfolio: false,
+            ..Techniques::DEFAULT
+        };
+        let no_pi = Techniques {
+            pi_corrals: false,
+            ..Techniques::DEFAULT
+        };
+        for one in [no_portfolio, no_pi] {
             assert_eq!(one.split(), (one, None));
         }
     }
