@@ -17,3 +17,4 @@ pub mod engine;
 pub mod game;
 pub mod level;
 pub mod sat;
+pub mod stop;

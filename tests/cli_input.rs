@@ -195,8 +195,8 @@ const REFUSED_BY_COMMAND: [(&str, &[&str], &str); 3] = [
     (
         "walks_too_long_for_pushes.xsb",
         &["--engine", "unroll", "FILE"],
-        "levels/malformed/walks_too_long_for_pushes.xsb: level 1: the player's walks on this \
-         level are too long for the pushes encoding",
+        "levels/malformed/walks_too_long_for_pushes.xsb: level 1: the pushes formula is too \
+         big for this level: at the lower bound of",
     ),
 ];
 
@@ -286,7 +286,8 @@ fn huge_boards_end_soon_after_their_time_limit() {
         // A line of 4000 ice cells: the analysis of where a pushed box may stop.
         ("ice.xsb", "#@$4000~.#\n".to_string(), "astar"),
         // XSokoban 4 with a room 35 rows deep: unroll built every step up to the lower
-        // bound before it first asked the clock.
+        // bound before it first asked the clock; now it refuses at once, as the
+        // formula at the lower bound would not fit in memory.
         ("screen4.xsb", screen4_deep, "unroll"),
     ];
     for (name, text, engine) in boards {
@@ -298,9 +299,15 @@ fn huge_boards_end_soon_after_their_time_limit() {
             args.extend(["--optimize", "none"]);
         }
         let run = satsoko(&args);
-        assert!([0, 5].contains(&run.code), "{engine} on {name}: {run:?}");
+        let refused = run.code == 1 && run.stderr.contains("formula is too big");
         assert!(
-            run.elapsed.as_secs_f64() < 15.0,
+            [0, 5].contains(&run.code) || refused,
+            "{engine} on {name}: {run:?}"
+        );
+        // Generous, so that a loaded machine does not fail it; the stop-latency
+        // benchmark (docs/benchmarks.md) measures the real figure.
+        assert!(
+            run.elapsed.as_secs_f64() < 5.0,
             "{engine} on {name} took {:?}",
             run.elapsed
         );

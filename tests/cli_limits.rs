@@ -16,8 +16,9 @@ use serde_json::Value;
 use common::cli::Encoding::{self, Moves, Pushes, PushesLazy};
 use common::cli::{
     MICROBAN, MOVES_OR_PUSHES, MOVES_VS_PUSHES, SEALED, SEALED_LEVELS, SOLVABLE, SOLVABLE_LEVELS,
-    UNSOLVABLE, XSOKOBAN, assert_verifies, check_solved_line, expect_code, json_lines, levels_of,
-    satsoko, solved_lines_without_seconds, str_field, u64_field, without_seconds,
+    UNSOLVABLE, XSOKOBAN, assert_verifies, check_solved_line, expect_code, interrupted_after,
+    json_lines, levels_of, satsoko, solved_lines_without_seconds, str_field, u64_field,
+    without_seconds,
 };
 
 #[test]
@@ -265,23 +266,10 @@ fn every_engine_and_solver_stops_itself_at_the_limit() {
 
 #[test]
 fn ctrl_c_stops_the_level_prints_its_report_and_skips_the_rest() {
-    use std::process::{Command, Stdio};
-    let child = Command::new(env!("CARGO_BIN_EXE_satsoko"))
-        .args([XSOKOBAN, "--level", "2-3", "--json"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("satsoko runs");
-    std::thread::sleep(Duration::from_millis(500));
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-    let out = child.wait_with_output().expect("satsoko ends");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{stdout}{stderr}");
+    let args = [XSOKOBAN, "--level", "2-3", "--json"];
+    let run = interrupted_after(&args, Duration::from_millis(500));
+    let (stdout, stderr) = (&run.stdout, &run.stderr);
+    assert_eq!(run.code, 130, "{run:?}");
     let lines: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON"))
@@ -405,5 +393,55 @@ fn unsolvable_levels_that_need_search_are_proved() {
                 );
             }
         }
+    }
+}
+
+/// The boards of the stop-latency benchmark's largest classes (docs/benchmarks.md): a
+/// 200×200 room with 100 boxes, and a 40×60 board of halls with 40 boxes. Every engine
+/// and the default must answer within a few seconds of a 1 s limit, and of Ctrl-C.
+/// The bound is generous, so that a loaded machine does not fail it: the benchmark
+/// measures the real figure (under half a second).
+#[test]
+fn every_engine_answers_soon_after_its_limit_on_big_boards() {
+    use satsoko::level::generate::{BoardSpec, Layout, random_board};
+    let dir = tempfile::tempdir().unwrap();
+    let boards = [(200, 200, 100, Layout::Open), (40, 60, 40, Layout::Halls)];
+    for (rows, cols, boxes, layout) in boards {
+        let spec = BoardSpec {
+            rows,
+            cols,
+            boxes,
+            layout,
+            seed: 1,
+        };
+        let path = dir.path().join(format!("{layout}.xsb"));
+        std::fs::write(&path, random_board(&spec)).unwrap();
+        let path = path.to_str().unwrap();
+        for engine in [
+            "auto", "anytime", "pdr", "finder", "astar", "unroll", "subgoals",
+        ] {
+            let mut args = vec![path, "--timeout", "1", "--json", "--engine", engine];
+            if ["finder", "subgoals"].contains(&engine) {
+                args.extend(["--optimize", "none"]);
+            }
+            let run = satsoko(&args);
+            // The level needs far more than a second: each engine stops at the limit
+            // (`unroll` refuses it at once: its formula would not fit in memory).
+            let refused = run.code == 1 && run.stdout.contains("formula is too big");
+            assert!(run.code == 5 || refused, "{engine} on {layout}: {run:?}");
+            assert!(
+                run.elapsed < Duration::from_secs(5),
+                "{engine} on {layout} took {:?}",
+                run.elapsed
+            );
+        }
+        // Ctrl-C after a second, with no time limit.
+        let run = interrupted_after(&[path, "--json"], Duration::from_secs(1));
+        assert_eq!(run.code, 130, "{layout}: {run:?}");
+        assert!(
+            run.elapsed < Duration::from_secs(5),
+            "Ctrl-C on {layout} took {:?}",
+            run.elapsed
+        );
     }
 }

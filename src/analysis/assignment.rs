@@ -6,6 +6,7 @@
 
 use super::distance::{UNREACHABLE, box_sides, push_distances_with_sides};
 use crate::level::{Cell, Level};
+use crate::stop::Stop;
 
 /// A cost too high for any real assignment (no box can reach that goal).
 const NEVER: i64 = 1 << 40;
@@ -64,16 +65,28 @@ impl Assignment {
     /// The distances of `level`'s goals in `region` (on ice, those of the slide
     /// analysis, [`super::ice`]).
     pub fn new(level: &Level, region: &[bool]) -> Assignment {
+        Assignment::until(level, region, &Stop::never()).expect("never stopped")
+    }
+
+    /// [`Assignment::new`], or `None` when `stop` says stop before the distances of
+    /// every goal are known (a search per goal, which grows with the board).
+    pub fn until(level: &Level, region: &[bool], stop: &Stop) -> Option<Assignment> {
         let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
-        let by_goal = if level.has_ice() {
+        let by_goal: Vec<Vec<u32>> = if level.has_ice() {
             // Boxes slide: the distances of the over-approximated push graph.
             super::ice::ice_goal_distances(level, region, &goals)
         } else {
             let sides = box_sides(level, region);
             (goals.iter())
-                .map(|&g| push_distances_with_sides(level, region, &sides, [g]))
-                .collect()
+                .map(|&g| {
+                    (!stop.should_stop())
+                        .then(|| push_distances_with_sides(level, region, &sides, [g]))
+                })
+                .collect::<Option<_>>()?
         };
+        if stop.should_stop() {
+            return None;
+        }
         let n = goals.len();
         let mut dist = vec![UNREACHABLE; level.cell_count() * n];
         for (g, row) in by_goal.iter().enumerate() {
@@ -81,7 +94,7 @@ impl Assignment {
                 dist[c * n + g] = d;
             }
         }
-        Assignment {
+        Some(Assignment {
             goals,
             dist,
             u: Vec::new(),
@@ -99,7 +112,7 @@ impl Assignment {
             kept_row: vec![(0, 0); level.cell_count()],
             kept_stamp: 0,
             moved: Vec::new(),
-        }
+        })
     }
 
     /// The distances of a box on `cell` to each goal, in goal order.
@@ -349,8 +362,12 @@ mod tests {
             let region = player_region(level);
             let boxes: Vec<Cell> = level.box_cells().filter(|&b| region[b]).collect();
             let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
-            let Some(m) = crate::analysis::matching_potential(level, &region, &boxes, &goals)
-            else {
+            let Some(m) = crate::analysis::matching_potential(
+                level,
+                &region,
+                (&boxes, &goals),
+                &crate::stop::Stop::never(),
+            ) else {
                 continue;
             };
             let mut a = Assignment::new(level, &region);

@@ -5,6 +5,7 @@ use pathfinding::matrix::Matrix;
 
 use super::distance::{UNREACHABLE, box_sides, push_distances_from, push_distances_with_sides};
 use crate::level::{Cell, Level};
+use crate::stop::Stop;
 
 /// Cost standing in for "this box can never reach that goal".
 const NEVER: i64 = 1 << 40;
@@ -59,12 +60,13 @@ pub struct MatchingPotential {
 
 /// The matching potential for `boxes` and `goals` (in the player's region), with the
 /// player-aware distances of one box alone. `None` when there is no box, the counts
-/// differ, or no assignment of boxes to distinct goals exists.
+/// differ, no assignment of boxes to distinct goals exists, or `stop` says stop before
+/// the distances are computed (a distance search per goal).
 pub fn matching_potential(
     level: &Level,
     region: &[bool],
-    boxes: &[Cell],
-    goals: &[Cell],
+    (boxes, goals): (&[Cell], &[Cell]),
+    stop: &Stop,
 ) -> Option<MatchingPotential> {
     let n = boxes.len();
     if n == 0 || n != goals.len() {
@@ -73,8 +75,10 @@ pub fn matching_potential(
     let sides = box_sides(level, region);
     let dist: Vec<Vec<u32>> = goals
         .iter()
-        .map(|&g| push_distances_with_sides(level, region, &sides, [g]))
-        .collect();
+        .map(|&g| {
+            (!stop.should_stop()).then(|| push_distances_with_sides(level, region, &sides, [g]))
+        })
+        .collect::<Option<_>>()?;
     let cost = |i: usize, j: usize| match dist[j][boxes[i]] {
         UNREACHABLE => NEVER,
         d => d as i64,
@@ -233,7 +237,7 @@ mod tests {
         let region = crate::game::player_region(&l);
         let boxes: Vec<Cell> = l.box_cells().collect();
         let goals: Vec<Cell> = l.goal_cells().collect();
-        let m = matching_potential(&l, &region, &boxes, &goals).unwrap();
+        let m = matching_potential(&l, &region, (&boxes, &goals), &Stop::never()).unwrap();
         let nearest = crate::analysis::push_distances_to_goals_walking(&l, &region);
         let sum_nearest: u32 = boxes.iter().map(|&b| nearest[b]).sum();
         assert_eq!((m.initial, sum_nearest), (1 + 4, 1 + 2));

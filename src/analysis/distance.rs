@@ -111,40 +111,89 @@ const NO_SIDE: u8 = u8::MAX;
 /// fill per cell, so it is computed once for any number of targets.
 pub struct BoxSides(Vec<[u8; 4]>);
 
-/// The [`BoxSides`] of `level` with the player's `region`.
+/// The [`BoxSides`] of `level` with the player's `region`, in time linear in the board.
+///
+/// The neighbours of `b` that stay connected once a box stands on `b` are the ones in
+/// the same component of the region without `b`, which one depth-first search finds for
+/// every `b` at once (Hopcroft and Tarjan's articulation points): below `b`, each child
+/// `c` of `b` in the search tree whose subtree has no edge back above `b`
+/// (`low[c] >= order[b]`) is a component of its own; everything else (the part above
+/// `b` and the other children's subtrees) is one more. Components are numbered in the
+/// order of [`Direction::ALL`], as a flood fill per cell would number them.
 pub fn box_sides(level: &Level, region: &[bool]) -> BoxSides {
     let n = level.cell_count();
     let mut side = vec![[NO_SIDE; 4]; n];
-    let mut mark = vec![usize::MAX; n];
-    let mut queue = VecDeque::new();
+    // Depth-first order, lowest order reachable by one back edge from the subtree, the
+    // end of the subtree's orders, and the parent in the tree.
+    const NONE: u32 = u32::MAX;
+    let mut order = vec![NONE; n];
+    let mut low = vec![0u32; n];
+    let mut end = vec![0u32; n];
+    let mut parent = vec![usize::MAX; n];
+    let mut next_order = 0u32;
+    let mut stack: Vec<(Cell, u8)> = Vec::new();
+    for root in (0..n).filter(|&c| region[c]) {
+        if order[root] != NONE {
+            continue;
+        }
+        order[root] = next_order;
+        low[root] = next_order;
+        next_order += 1;
+        stack.push((root, 0));
+        while let Some(&mut (c, ref mut d)) = stack.last_mut() {
+            if (*d as usize) < 4 {
+                let next = level.neighbor(c, Direction::ALL[*d as usize]);
+                *d += 1;
+                if !region[next] {
+                    continue;
+                }
+                if order[next] == NONE {
+                    order[next] = next_order;
+                    low[next] = next_order;
+                    next_order += 1;
+                    parent[next] = c;
+                    stack.push((next, 0));
+                } else if next != parent[c] {
+                    low[c] = low[c].min(order[next]);
+                }
+            } else {
+                stack.pop();
+                end[c] = next_order;
+                if let Some(&(p, _)) = stack.last() {
+                    low[p] = low[p].min(low[c]);
+                }
+            }
+        }
+    }
+    let below = |c: Cell, u: Cell| order[c] <= order[u] && order[u] < end[c];
     for b in (0..n).filter(|&b| region[b]) {
+        // The component of each neighbour: the child's subtree it lies in when that
+        // subtree hangs on b alone, else the part above b (`usize::MAX`).
+        let children: Vec<Cell> = Direction::ALL
+            .iter()
+            .map(|&d| level.neighbor(b, d))
+            .filter(|&c| region[c] && parent[c] == b)
+            .collect();
+        let mut names: [Cell; 4] = [usize::MAX - 1; 4];
         let mut components = 0u8;
         for d in Direction::ALL {
-            let start = level.neighbor(b, d);
-            if !region[start] || side[b][d.index()] != NO_SIDE {
+            let u = level.neighbor(b, d);
+            if !region[u] {
                 continue;
             }
-            // Flood the neighbour's component with the box on b; label the neighbours
-            // of b it reaches.
-            let stamp = b * 4 + d.index();
-            mark[start] = stamp;
-            queue.push_back(start);
-            while let Some(c) = queue.pop_front() {
-                for e in Direction::ALL {
-                    let next = level.neighbor(c, e);
-                    if region[next] && next != b && mark[next] != stamp {
-                        mark[next] = stamp;
-                        queue.push_back(next);
-                    }
+            let name = match children.iter().find(|&&c| below(c, u)) {
+                Some(&c) if low[c] >= order[b] => c,
+                _ => usize::MAX,
+            };
+            let k = match names[..components as usize].iter().position(|&m| m == name) {
+                Some(k) => k as u8,
+                None => {
+                    names[components as usize] = name;
+                    components += 1;
+                    components - 1
                 }
-            }
-            for e in Direction::ALL {
-                let m = level.neighbor(b, e);
-                if region[m] && mark[m] == stamp {
-                    side[b][e.index()] = components;
-                }
-            }
-            components += 1;
+            };
+            side[b][d.index()] = k;
         }
     }
     BoxSides(side)
@@ -200,6 +249,85 @@ pub fn push_distances_with_sides(
 mod tests {
     use super::*;
     use crate::level::parse_xsb;
+
+    /// The flood fill per cell that [`box_sides`] replaces: the reference it must equal.
+    fn box_sides_by_fills(level: &Level, region: &[bool]) -> Vec<[u8; 4]> {
+        let n = level.cell_count();
+        let mut side = vec![[NO_SIDE; 4]; n];
+        for b in (0..n).filter(|&b| region[b]) {
+            let mut components = 0u8;
+            for d in Direction::ALL {
+                let start = level.neighbor(b, d);
+                if !region[start] || side[b][d.index()] != NO_SIDE {
+                    continue;
+                }
+                let mut seen = vec![false; n];
+                seen[start] = true;
+                let mut queue = VecDeque::from([start]);
+                while let Some(c) = queue.pop_front() {
+                    for e in Direction::ALL {
+                        let next = level.neighbor(c, e);
+                        if region[next] && next != b && !seen[next] {
+                            seen[next] = true;
+                            queue.push_back(next);
+                        }
+                    }
+                }
+                for e in Direction::ALL {
+                    let m = level.neighbor(b, e);
+                    if region[m] && seen[m] {
+                        side[b][e.index()] = components;
+                    }
+                }
+                components += 1;
+            }
+        }
+        side
+    }
+
+    #[test]
+    fn box_sides_equal_a_flood_fill_per_cell() {
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
+                .unwrap();
+        let mut levels = parse_xsb("microban", &text).unwrap();
+        // Open rooms, pillars and one-cell corridors at random.
+        let mut seed = 7u64;
+        let mut random = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        for _ in 0..200 {
+            let (w, h) = (3 + random() % 12, 3 + random() % 9);
+            let mut rows = vec![String::from("#").repeat(w + 2)];
+            for r in 0..h {
+                let mut row = String::from("#");
+                for c in 0..w {
+                    row.push(match (r, c) {
+                        (0, 0) => '@',
+                        (0, 1) => '$',
+                        (0, 2) => '.',
+                        _ if random() % 3 == 0 => '#',
+                        _ => ' ',
+                    });
+                }
+                rows.push(row + "#");
+            }
+            rows.push(String::from("#").repeat(w + 2));
+            levels.extend(parse_xsb("random", &(rows.join("\n") + "\n")).unwrap());
+        }
+        for l in &levels {
+            let region = crate::game::player_region(l);
+            assert_eq!(
+                box_sides(l, &region).0,
+                box_sides_by_fills(l, &region),
+                "level {}",
+                l.number
+            );
+        }
+    }
 
     #[test]
     fn walking_round_the_box_is_never_cheaper() {

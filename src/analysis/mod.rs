@@ -29,6 +29,7 @@ pub use pairs::PairTable;
 
 use crate::game::player_region;
 use crate::level::{Cell, Direction, Level};
+use crate::stop::Stop;
 
 /// What static analysis knows about a level.
 #[derive(Clone, Debug)]
@@ -72,8 +73,19 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    /// Analyses `level`.
+    /// Analyses `level`, however long that takes.
     pub fn new(level: &Level) -> Analysis {
+        Analysis::until(level, &Stop::never())
+    }
+
+    /// Analyses `level`, leaving out the costly parts once `stop` says stop. The parts
+    /// that grow with the board (the box–goal matching, the distances of each box,
+    /// the pair and triple patterns) are checked against it, and a part not finished
+    /// takes its weakest sound value: no patterns, no matching potential, a lower bound
+    /// of 0 where it was not computed. The rest takes linear time in the board
+    /// (docs/engines.md, "Static analysis"). The result never claims more than is
+    /// true; it only prunes less.
+    pub fn until(level: &Level, stop: &Stop) -> Analysis {
         let region = player_region(level);
         let ice = level.has_ice();
         let n = level.cell_count();
@@ -102,7 +114,7 @@ impl Analysis {
             // Each push is a move: the pushes from the nearest box bound the moves.
             d.pushes_from_boxes.clone()
         } else {
-            moves_to_box_at(level, &boxes_in_region, &player_distance)
+            moves_to_box_at(level, &boxes_in_region, &player_distance, stop)
         };
 
         let mut unsolvable = None;
@@ -138,7 +150,7 @@ impl Analysis {
 
         let solved = level.goal_cells().all(|g| level.has_initial_box(g));
         let goals_in_region: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
-        let pushes = if ice || unsolvable.is_some() {
+        let pushes = if ice || unsolvable.is_some() || stop.should_stop() {
             Some(0)
         } else if boxes_in_region.len() != goals_in_region.len() {
             None
@@ -152,7 +164,8 @@ impl Analysis {
         let matching_potential = if ice || unsolvable.is_some() {
             None
         } else {
-            matching_potential(level, &region, &boxes_in_region, &goals_in_region)
+            let placed = (&boxes_in_region[..], &goals_in_region[..]);
+            matching_potential(level, &region, placed, stop)
         };
         // The player-aware distances make the matching stronger than the plain one.
         let pushes = pushes.map(|p| {
@@ -162,7 +175,7 @@ impl Analysis {
         let pair_table = if ice || unsolvable.is_some() {
             PairTable::default()
         } else {
-            PairTable::new(level, &region, &live)
+            PairTable::new(level, &region, &live, stop)
         };
         // The boxes' own distances plus the extra pushes of disjoint pairs and triples
         // of boxes is a bound too, and on crowded levels it beats the matching (whose
@@ -172,11 +185,11 @@ impl Analysis {
         } else {
             let (dead, initial) = pairs::triples_and_bound(
                 level,
-                &region,
-                &live,
+                (&region, &live),
                 &pair_table,
                 &boxes_in_region,
                 &pushes_to_goal,
+                stop,
             );
             (
                 dead,
@@ -240,10 +253,20 @@ impl Analysis {
     }
 }
 
-/// For each cell, a lower bound on the moves before any box can stand there.
-fn moves_to_box_at(level: &Level, boxes: &[Cell], player_distance: &[u32]) -> Vec<u32> {
+/// For each cell, a lower bound on the moves before any box can stand there (0
+/// everywhere if `stop` says stop before every box's distances are known: the minimum
+/// over some of the boxes bounds nothing).
+fn moves_to_box_at(
+    level: &Level,
+    boxes: &[Cell],
+    player_distance: &[u32],
+    stop: &Stop,
+) -> Vec<u32> {
     let mut best = vec![UNREACHABLE; level.cell_count()];
     for &b in boxes {
+        if stop.should_stop() {
+            return vec![0; level.cell_count()];
+        }
         let approach = Direction::ALL
             .iter()
             .map(|&d| player_distance[level.neighbor(b, d)])

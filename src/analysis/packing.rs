@@ -14,6 +14,7 @@ use std::collections::VecDeque;
 use rustc_hash::FxHashMap;
 
 use crate::level::{Cell, Direction, Level};
+use crate::stop::Stop;
 
 /// The most goals ordered: the order asks a search of every remaining goal for every
 /// goal taken out, so on a level of a thousand goals it would take hours. Beyond it the
@@ -50,17 +51,20 @@ pub struct GoalEntry {
     pub pushes: Vec<(Cell, Direction)>,
 }
 
-/// The goals of `level` in the player's `region`, in the order to fill them.
-pub fn packing_order(level: &Level, region: &[bool]) -> Vec<Cell> {
-    packing_plan(level, region)
+/// The goals of `level` in the player's `region`, in the order to fill them (see
+/// [`packing_plan`] for `stop`).
+pub fn packing_order(level: &Level, region: &[bool], stop: &Stop) -> Vec<Cell> {
+    packing_plan(level, region, stop)
         .into_iter()
         .map(|s| s.goal)
         .collect()
 }
 
 /// The goals of `level` in the player's `region` in the order to fill them, each with
-/// the way a box enters it.
-pub fn packing_plan(level: &Level, region: &[bool]) -> Vec<PackingStep> {
+/// the way a box enters it. Once `stop` says stop, the goals not yet ordered come
+/// first without entries, as those whose box cannot be taken out do (the order only
+/// guides a search).
+pub fn packing_plan(level: &Level, region: &[bool], stop: &Stop) -> Vec<PackingStep> {
     let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
     let step = |goal, entries| PackingStep { goal, entries };
     if goals.len() > MAX_ORDERED_GOALS {
@@ -72,21 +76,21 @@ pub fn packing_plan(level: &Level, region: &[bool]) -> Vec<PackingStep> {
     }
     let mut remaining = goals.clone();
     let mut removed = Vec::new();
-    while !remaining.is_empty() {
+    while !remaining.is_empty() && !stop.should_stop() {
         // The goal whose box leaves the goals in the fewest pulls is emptied first.
         let best = remaining
             .iter()
             .enumerate()
             .filter_map(|(i, &g)| {
-                let first = ways_out(level, region, &boxes, g, 1);
+                let first = ways_out(level, region, &boxes, g, 1, stop);
                 first.first().map(|w| (w.pushes.len(), i))
             })
             .min();
-        let Some((_, i)) = best else {
+        let Some((_, i)) = best.filter(|_| !stop.should_stop()) else {
             break;
         };
         let g = remaining.remove(i);
-        let entries = ways_out(level, region, &boxes, g, MAX_ENTRANCES);
+        let entries = ways_out(level, region, &boxes, g, MAX_ENTRANCES, stop);
         boxes[g] = false;
         removed.push(step(g, entries));
     }
@@ -104,13 +108,15 @@ type Reached = FxHashMap<State, (u32, State)>;
 /// For each cell off the goals the box on goal `from` can be pulled to (through goals
 /// only), the other boxes of `boxes` in place and the player walking (with the box in
 /// the way): the fewest pulls, turned into the pushes that bring it back, fewest
-/// first, for at most `most` cells. Empty when it cannot leave.
+/// first, for at most `most` cells. Empty when it cannot leave; cut short when `stop`
+/// says stop.
 fn ways_out(
     level: &Level,
     region: &[bool],
     boxes: &[bool],
     from: Cell,
     most: usize,
+    stop: &Stop,
 ) -> Vec<GoalEntry> {
     let free = |c: Cell, b: Cell| region[c] && !level.is_wall(c) && c != b && !boxes[c];
     // States (box cell, player cell); pulls cost one, walks nothing. Only the states
@@ -128,7 +134,12 @@ fn ways_out(
         }
     }
     let mut ways: Vec<GoalEntry> = Vec::new();
+    let mut taken = 0u32;
     while let Some((b, p)) = queue.pop_front() {
+        taken = taken.wrapping_add(1);
+        if taken.is_multiple_of(1 << 12) && stop.should_stop() {
+            break;
+        }
         let cost = cost_of(&reached, (b, p));
         if !level.is_goal(b) {
             // Off the goals: a way out, if the first to this cell; the box goes no
@@ -153,6 +164,14 @@ fn ways_out(
                 let beyond = level.neighbor(p, d);
                 if free(beyond, b) && cost_of(&reached, (p, beyond)) > cost + 1 {
                     reached.insert((p, beyond), (cost + 1, (b, p)));
+                    if most == 1 && !level.is_goal(p) {
+                        // The first way out is one of the fewest pulls: every state
+                        // still queued costs at least `cost`, and leaving the goals
+                        // takes a pull more. Without this the walks of the whole
+                        // region were searched for every goal, every time a goal
+                        // was taken out.
+                        return vec![entry_from(level, &reached, (p, beyond))];
+                    }
                     queue.push_back((p, beyond));
                 }
             }
@@ -205,7 +224,7 @@ mod tests {
     fn the_goal_at_the_back_of_a_corridor_is_filled_first() {
         // Three goals in a dead-end corridor: the deepest first, the entrance last.
         let (level, region) = corridor();
-        let order = packing_order(&level, &region);
+        let order = packing_order(&level, &region, &Stop::never());
         let col = |c: Cell| level.row_col(c).1;
         assert_eq!(order.iter().map(|&g| col(g)).collect::<Vec<_>>(), [1, 2, 3]);
     }
@@ -215,7 +234,7 @@ mod tests {
         // The corridor: the deepest goal is reached by three pushes from a cell off
         // the goals, the goal by the entrance by one.
         let (level, region) = corridor();
-        let plan = packing_plan(&level, &region);
+        let plan = packing_plan(&level, &region, &Stop::never());
         let at = |r: usize, c: usize| (r + 1) * level.width() + c + 1;
         let entrance = at(1, 4);
         let left = |c: usize| (at(1, c), Direction::Left);
@@ -236,7 +255,7 @@ mod tests {
         let text = include_str!("../../levels/microban.xsb");
         for level in parse_xsb("microban", text).unwrap().iter().take(60) {
             let region = player_region(level);
-            for step in packing_plan(level, &region) {
+            for step in packing_plan(level, &region, &Stop::never()) {
                 let lengths: Vec<usize> = step.entries.iter().map(|e| e.pushes.len()).collect();
                 assert!(lengths.is_sorted());
                 for entry in step.entries {

@@ -13,6 +13,7 @@ use itertools::Itertools;
 
 use super::patterns::GroupSearch;
 use crate::level::{Cell, Direction, Level};
+use crate::stop::Stop;
 
 /// More (pair, player) states than this and the table is not built (it stays empty,
 /// which is sound: it just prunes nothing).
@@ -40,9 +41,10 @@ pub struct PairTable {
 
 impl PairTable {
     /// Builds the table by the backward search of `patterns.rs` over (two boxes,
-    /// player) states.
-    pub fn new(level: &Level, region: &[bool], live: &[bool]) -> PairTable {
-        let Some(search) = GroupSearch::<2>::run(level, region, live, MAX_STATES) else {
+    /// player) states; empty (sound, it prunes nothing) when the board is too large or
+    /// `stop` says stop first.
+    pub fn new(level: &Level, region: &[bool], live: &[bool], stop: &Stop) -> PairTable {
+        let Some(search) = GroupSearch::<2>::run(level, region, live, MAX_STATES, stop) else {
             return PairTable::default();
         };
         let live_cells = search.live_cells().to_vec();
@@ -131,21 +133,21 @@ impl PairTable {
 /// pushes of the best packing of disjoint pairs and triples beyond the boxes' own
 /// distances, or why two or three of them can never reach goals. Also returns the dead
 /// triples of live cells that contain no dead pair (empty if the board is too large to
-/// search triples).
+/// search triples, or `stop` says stop before the search is done).
 pub(super) fn triples_and_bound(
     level: &Level,
-    region: &[bool],
-    live: &[bool],
+    (region, live): (&[bool], &[bool]),
     pairs: &PairTable,
     boxes: &[Cell],
     pushes_to_goal: &[u32],
+    stop: &Stop,
 ) -> (Vec<[Cell; 3]>, Result<u32, String>) {
     let dead_pair =
         (boxes.iter().copied().array_combinations()).find(|&[a, b]| pairs.cost(a, b).is_none());
     let mut dead = Vec::new();
     let mut triple_extra = HashMap::new();
     let mut dead_triple = None;
-    if let Some(search) = GroupSearch::<3>::run(level, region, live, MAX_TRIPLE_STATES) {
+    if let Some(search) = GroupSearch::<3>::run(level, region, live, MAX_TRIPLE_STATES, stop) {
         dead = (search
             .live_cells()
             .iter()

@@ -14,6 +14,7 @@ use std::collections::VecDeque;
 use itertools::Itertools;
 
 use crate::level::{Cell, Direction, Level};
+use crate::stop::Stop;
 
 /// Distances of the K-box searches, per (sorted box cells, player cell).
 pub(super) struct GroupSearch<const K: usize> {
@@ -27,12 +28,14 @@ pub(super) struct GroupSearch<const K: usize> {
 
 impl<const K: usize> GroupSearch<K> {
     /// Runs the search, or returns `None` when it would have more than `max_states`
-    /// states (or there are fewer than K live cells).
+    /// states (or there are fewer than K live cells), or when `stop` says stop before
+    /// it is done.
     pub(super) fn run(
         level: &Level,
         region: &[bool],
         live: &[bool],
         max_states: usize,
+        stop: &Stop,
     ) -> Option<GroupSearch<K>> {
         let n = level.cell_count();
         let live_cells: Vec<Cell> = (0..n).filter(|&c| live[c]).collect();
@@ -68,7 +71,12 @@ impl<const K: usize> GroupSearch<K> {
                 queue.push_back((boxes, p, 0));
             }
         }
+        let mut popped = 0u32;
         while let Some((boxes, p, c)) = queue.pop_front() {
+            popped = popped.wrapping_add(1);
+            if popped.is_multiple_of(1 << 16) && stop.should_stop() {
+                return None;
+            }
             if search.dist[search.index(&boxes, p)] < c {
                 continue;
             }

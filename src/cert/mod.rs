@@ -86,7 +86,9 @@ pub fn certify(
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let base = dir.join(format!("{stem}-{}", level.number));
     let (cnf_path, lrat_path) = (base.with_extension("cnf"), base.with_extension("lrat"));
-    let unrolled = Unrolled::without_lower_bound(level, kind, k - 1);
+    let out_of_time = || "out of time while writing the formula".to_string();
+    let unrolled =
+        Unrolled::without_lower_bound(level, kind, k - 1, stop).map_err(|_| out_of_time())?;
     let header = [
         format!("satsoko {} certificate", env!("CARGO_PKG_VERSION")),
         format!(

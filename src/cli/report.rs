@@ -359,6 +359,11 @@ impl LevelReport {
                     StopReason::Memory { positions } => {
                         format!("stopped after storing {positions} positions (the memory limit)")
                     }
+                    StopReason::FormulaFull { size } => format!(
+                        "stopped with a formula of {} variables and {} clauses (the memory \
+                         limit)",
+                        size.variables, size.clauses
+                    ),
                     StopReason::Closed => "stopped: the bound met the best plan".to_string(),
                     StopReason::GaveUp => {
                         "the plan finder ran out of positions (its macros skip some, so this \

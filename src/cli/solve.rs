@@ -3,6 +3,7 @@
 //! solved (its report says so) and skips the rest.
 
 use std::io::Write;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use super::args::{FormatArg, RulesArg, ShowArg, SolveArgs};
@@ -151,10 +152,17 @@ fn watched(
     let board = Incumbent::new(metric);
     let progress = LevelProgress::start(label.to_string());
     let report = std::thread::scope(|scope| {
-        let solving = scope.spawn(|| solve(&board));
-        while !solving.is_finished() {
-            progress.update(&board);
-            std::thread::sleep(Duration::from_millis(100));
+        // The solving thread says when it is done, so that the answer is printed at
+        // once and not at the next redraw.
+        let (done, finished) = std::sync::mpsc::channel();
+        let board = &board;
+        let solving = scope.spawn(move || {
+            let report = solve(board);
+            let _ = done.send(());
+            report
+        });
+        while finished.recv_timeout(Duration::from_millis(100)) == Err(RecvTimeoutError::Timeout) {
+            progress.update(board);
         }
         solving.join().expect("the solving thread does not panic")
     });

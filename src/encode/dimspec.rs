@@ -15,6 +15,7 @@ use crate::analysis::Analysis;
 use crate::level::Level;
 use crate::sat::Lit;
 use crate::sat::dimacs::CnfBuffer;
+use crate::stop::Stop;
 
 /// Steps unrolled to read one generic transition off the clauses of step 2 → 3.
 const PROBE_STEP: usize = 2;
@@ -43,7 +44,8 @@ pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<Str
     let mut ranges = Vec::new();
     for _ in 0..=PROBE_STEP {
         let start = cnf.clauses.len();
-        enc.add_step(&mut cnf);
+        enc.add_step(&mut cnf, &Stop::never())
+            .expect("never stopped");
         ranges.push(start..cnf.clauses.len());
     }
 

@@ -7,6 +7,7 @@ use crate::game::Plan;
 use crate::level::Level;
 use crate::sat::dimacs::CnfBuffer;
 use crate::sat::{ClauseSink, Lit};
+use crate::stop::{Stop, Stopped};
 
 /// A sink that adds `¬unless` to every clause: the clause only binds when `unless` holds.
 struct Guarded<'a> {
@@ -44,19 +45,35 @@ impl Unrolled {
     /// steps. A level that static analysis proves unsolvable, or a bound below the lower
     /// bound, gets an empty clause (the formula is then trivially unsatisfiable).
     pub fn new(level: &Level, kind: EncodingKind, bound: usize) -> Unrolled {
-        Unrolled::build(level, kind, bound, true)
+        // An export is written whole (`satsoko encode` has no time limit).
+        Unrolled::build(level, kind, bound, true, &Stop::never()).expect("never stopped")
     }
 
     /// [`Unrolled::new`] without the static lower bound: goal(0) ∨ … ∨ goal(bound), so
     /// that a refutation must come from the steps themselves and not from an empty
-    /// clause the bound puts there (the formula of a certificate).
-    pub fn without_lower_bound(level: &Level, kind: EncodingKind, bound: usize) -> Unrolled {
-        Unrolled::build(level, kind, bound, false)
+    /// clause the bound puts there (the formula of a certificate). `Err` when `stop`
+    /// says stop before it is written.
+    pub fn without_lower_bound(
+        level: &Level,
+        kind: EncodingKind,
+        bound: usize,
+        stop: &Stop,
+    ) -> Result<Unrolled, Stopped> {
+        Unrolled::build(level, kind, bound, false, stop)
     }
 
-    fn build(level: &Level, kind: EncodingKind, bound: usize, use_lower: bool) -> Unrolled {
+    fn build(
+        level: &Level,
+        kind: EncodingKind,
+        bound: usize,
+        use_lower: bool,
+        stop: &Stop,
+    ) -> Result<Unrolled, Stopped> {
         let kind = kind.for_export();
-        let analysis = Analysis::new(level);
+        let analysis = Analysis::until(level, stop);
+        if stop.should_stop() {
+            return Err(Stopped); // the analysis may be cut short
+        }
         let mut cnf = CnfBuffer::new();
         // running(t): the plan is still running at step t, so transition t → t+1 is a
         // real step. Every clause of that transition is guarded by it, which lets a plan
@@ -72,7 +89,7 @@ impl Unrolled {
                 inner: &mut cnf,
                 unless: running[t],
             };
-            encoding.add_step(&mut guarded);
+            encoding.add_step(&mut guarded, stop)?;
         }
         let lower = if use_lower {
             kind.lower_bound(&analysis)
@@ -101,12 +118,12 @@ impl Unrolled {
         }
         let any_goal: Vec<Lit> = goals.iter().map(|&(_, g)| g).collect();
         cnf.add_clause(&any_goal);
-        Unrolled {
+        Ok(Unrolled {
             cnf,
             encoding,
             goals,
             refuted,
-        }
+        })
     }
 
     /// The DIMACS text with comment lines naming the encoding, the level and every

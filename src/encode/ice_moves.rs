@@ -14,6 +14,7 @@ use crate::game::{Move, Plan};
 use crate::level::{Cell, Direction, Level};
 use crate::sat::cnf::{at_most_one, implies};
 use crate::sat::{ClauseSink, Lit, Term};
+use crate::stop::{Stop, Stopped};
 
 /// One way a move can end: the box cells it reads and what it does.
 #[derive(Clone, Debug)]
@@ -125,7 +126,11 @@ impl Encoding for IceMovesEncoding {
         self.chosen.len()
     }
 
-    fn add_step(&mut self, sink: &mut dyn ClauseSink) {
+    fn add_step(&mut self, sink: &mut dyn ClauseSink, stop: &Stop) -> Result<(), Stopped> {
+        // A step grows with the board, not faster: the stop is read once.
+        if stop.should_stop() {
+            return Err(Stopped);
+        }
         let t = self.steps();
         let n = self.level.cell_count();
         let (player, boxes) = (self.player[t].clone(), self.boxes[t].clone());
@@ -200,6 +205,7 @@ impl Encoding for IceMovesEncoding {
         self.player.push(next_player);
         self.boxes.push(next_boxes);
         self.chosen.push(chosen);
+        Ok(())
     }
 
     fn goal_literal(&mut self, k: usize, sink: &mut dyn ClauseSink) -> Lit {

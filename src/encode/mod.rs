@@ -18,6 +18,7 @@ use crate::analysis::Analysis;
 use crate::game::{Metric, Plan};
 use crate::level::Level;
 use crate::sat::{ClauseSink, Lit, Term};
+use crate::stop::{Stop, Stopped};
 
 /// The encodings satsoko has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -201,6 +202,20 @@ pub enum Decoded {
     Invalid(String),
 }
 
+/// The most variables and clauses, together, that an engine lets a formula grow to.
+/// varisat holds about 100 bytes per variable and per clause (under `unroll`, XSokoban
+/// 20 reached 9.8 million variables and 21.1 million clauses in 2.85 GB, level 40 3.5
+/// and 7.3 million in 1.1 GB), so a formula this size takes about 1.2 GB: with the
+/// analysis beside it, a solve stays inside its 2 GiB.
+pub const FORMULA_BUDGET: u64 = 12_000_000;
+
+/// The variables and clauses together that one step of the layered `pushes` encoding
+/// adds to `level`, about: each reachability variable comes with two clauses, and they
+/// are most of a step on any board with room to walk.
+pub fn layered_step_size(level: &Level, region: &[bool]) -> u64 {
+    3 * pushes::layer_variables(level, region) as u64
+}
+
 /// An encoding being unrolled step by step into a clause sink.
 ///
 /// Step t's state variables exist once `steps() >= t`; `goal_literal(k)` is a literal
@@ -210,8 +225,12 @@ pub trait Encoding {
     fn kind(&self) -> EncodingKind;
     /// Number of transitions added so far.
     fn steps(&self) -> usize;
-    /// Adds the transition from step `steps()` to `steps() + 1`.
-    fn add_step(&mut self, sink: &mut dyn ClauseSink);
+    /// Adds the transition from step `steps()` to `steps() + 1`, unless `stop` says
+    /// stop first. A step can take a second on a big board, so the encodings whose
+    /// steps grow faster than the board read the stop inside it too; after
+    /// `Err(Stopped)` the encoding and the clauses written into `sink` are incomplete
+    /// and must be thrown away.
+    fn add_step(&mut self, sink: &mut dyn ClauseSink, stop: &Stop) -> Result<(), Stopped>;
     /// The literal meaning "the level is solved at step k" (k ≤ `steps()`), adding the
     /// clauses it guards the first time it is asked for.
     fn goal_literal(&mut self, k: usize, sink: &mut dyn ClauseSink) -> Lit;

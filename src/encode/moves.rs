@@ -14,6 +14,7 @@ use crate::game::{Move, Plan};
 use crate::level::{Cell, Direction, Level};
 use crate::sat::cnf::{at_most_one, implies, implies_any};
 use crate::sat::{ClauseSink, Lit, Term};
+use crate::stop::{Stop, Stopped};
 
 /// The `moves` encoding of one level.
 pub struct MovesEncoding {
@@ -148,7 +149,11 @@ impl Encoding for MovesEncoding {
         self.moves.len()
     }
 
-    fn add_step(&mut self, sink: &mut dyn ClauseSink) {
+    fn add_step(&mut self, sink: &mut dyn ClauseSink, stop: &Stop) -> Result<(), Stopped> {
+        // A step grows with the board, not faster: the stop is read once.
+        if stop.should_stop() {
+            return Err(Stopped);
+        }
         let t = self.steps();
         let n = self.level.cell_count();
         let level = &self.level;
@@ -352,6 +357,7 @@ impl Encoding for MovesEncoding {
         self.boxes.push(next_boxes);
         self.moves.push(moves);
         self.pushes.push(pushes);
+        Ok(())
     }
 
     fn goal_literal(&mut self, k: usize, sink: &mut dyn ClauseSink) -> Lit {

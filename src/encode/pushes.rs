@@ -23,6 +23,7 @@ use crate::game::{Region, plan_from_pushes};
 use crate::level::{Cell, Direction, Level};
 use crate::sat::cnf::{at_least_one, at_most_one, implies};
 use crate::sat::{ClauseSink, Lit, Term};
+use crate::stop::{Stop, Stopped};
 
 /// How player reachability inside a step is encoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -231,10 +232,20 @@ impl PushesEncoding {
 
     /// Layered reachability for step t: reach(c, 0) is the player's cell; reach(c, i+1)
     /// needs reach of c or a neighbour at layer i, and c free of boxes.
-    fn add_layers(&self, t: usize, sink: &mut dyn ClauseSink) -> Vec<Term> {
+    fn add_layers(
+        &self,
+        t: usize,
+        sink: &mut dyn ClauseSink,
+        stop: &Stop,
+    ) -> Result<Vec<Term>, Stopped> {
         let n = self.level.cell_count();
         let mut layer: Vec<Term> = self.player[t].clone();
         for _ in 0..self.layers {
+            // A step has a layer per free cell of the region: on a big board the
+            // stop is read between layers.
+            if stop.should_stop() {
+                return Err(Stopped);
+            }
             let mut next = vec![Term::FALSE; n];
             for c in 0..n {
                 if !self.region[c] {
@@ -254,7 +265,7 @@ impl PushesEncoding {
             }
             layer = next;
         }
-        layer
+        Ok(layer)
     }
 }
 
@@ -288,7 +299,10 @@ impl Encoding for PushesEncoding {
         self.pushes.len()
     }
 
-    fn add_step(&mut self, sink: &mut dyn ClauseSink) {
+    fn add_step(&mut self, sink: &mut dyn ClauseSink, stop: &Stop) -> Result<(), Stopped> {
+        if stop.should_stop() {
+            return Err(Stopped);
+        }
         let t = self.steps();
         let n = self.level.cell_count();
         let level = &self.level;
@@ -404,7 +418,7 @@ impl Encoding for PushesEncoding {
                 }
             }
             Reach::Layered => {
-                let last = self.add_layers(t, sink);
+                let last = self.add_layers(t, sink, stop)?;
                 // The last layer is closed: a free neighbour of a reached cell is reached.
                 // With enough layers it is then exactly the player's region, so facts
                 // about the region (below) cannot be dodged by leaving a cell unreached.
@@ -463,6 +477,7 @@ impl Encoding for PushesEncoding {
                 self.reach_last.push(last);
             }
         }
+        Ok(())
     }
 
     fn goal_literal(&mut self, k: usize, sink: &mut dyn ClauseSink) -> Lit {

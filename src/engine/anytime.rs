@@ -22,7 +22,7 @@ use super::pdr::{Pdr, Prover};
 use super::push_search::{self, SearchAnswer};
 use super::shorten::shorten;
 use super::subgoals::{GoalByGoal, SubgoalCounts};
-use super::target::pushes_of;
+use super::target::{SHARED_BUDGET, pushes_of};
 use super::{
     About, Engine, Incumbent, Outcome, SatUse, SolveError, Statistics, Stop, StopReason, Task,
     Verdict,
@@ -148,10 +148,14 @@ fn find_and_shorten(
     first_plan: &Stop,
     board: &Incumbent,
 ) -> Result<Outcome, SolveError> {
-    let mut finder = PlanFinder::new(task, first, memory);
-    let answer = finder.run(&stop.either(first_plan));
+    let until_first_plan = stop.either(first_plan);
+    let mut finder = PlanFinder::new(task, first, memory, &until_first_plan);
+    let answer = finder.run(&until_first_plan);
     let mut outcome = push_search::outcome(&ABOUT, task, answer)?;
     outcome.stats.positions = Some(finder.stats().positions);
+    // Its positions (up to `memory` bytes) are given back before the SAT windows build
+    // their formulas.
+    drop(finder);
     if let Verdict::Solved { plan, optimal } = &mut outcome.verdict {
         *optimal = false;
         board.offer(task.level, plan.clone(), "finder");
@@ -201,7 +205,7 @@ fn prove(
     Result<PlannerCounts, SolveError>,
     Result<Outcome, SolveError>,
 ) {
-    let mut prover = match Prover::new(task) {
+    let mut prover = match Prover::new(task, stop) {
         Ok(prover) => prover,
         Err(e) => return (Ok(PlannerCounts::default()), Err(e)),
     };
@@ -261,11 +265,14 @@ fn plan_in_turns(
     if let Some(pi) = pi {
         planners.push(Turn::Finder(
             "PI-corral finder",
-            PlanFinder::new(task, pi, PI_FINDER_MEMORY),
+            PlanFinder::new(task, pi, PI_FINDER_MEMORY, &stop),
         ));
     }
-    if techniques.subgoals && !task.level.has_ice() {
-        planners.push(Turn::ByGoals(Box::new(GoalByGoal::new(task))));
+    if techniques.subgoals
+        && !task.level.has_ice()
+        && let Some(planner) = GoalByGoal::new(task, &stop, SHARED_BUDGET)
+    {
+        planners.push(Turn::ByGoals(Box::new(planner)));
     }
     if techniques.second {
         // With the connectivity feature, off by default, it finds 11, 27 and 40 of
@@ -276,7 +283,7 @@ fn plan_in_turns(
             connectivity: true,
             ..techniques
         };
-        let finder = PlanFinder::new(task, &second, SECOND_FINDER_MEMORY);
+        let finder = PlanFinder::new(task, &second, SECOND_FINDER_MEMORY, &stop);
         planners.push(Turn::Finder("second finder", finder));
     }
     let mut counts = PlannerCounts::default();

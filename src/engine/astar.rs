@@ -14,18 +14,21 @@
 //! the step it was reached at: that memory is what a time-indexed formula lacks.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
-use super::push_search::{self, Push, SearchAnswer};
+use super::arena::{Arena, Step};
+use super::push_search::{self, SearchAnswer};
 use super::state_search::{StateLimits, optimal_plan};
 use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
 use crate::analysis::Analysis;
 use crate::game::{Metric, Region};
 use crate::level::{Cell, Direction, Level};
 
-/// The memory the search may take; a stored position costs about 110 bytes plus four
-/// per box (its node, its key and its queue entries).
-const MEMORY: usize = 3 << 29;
+/// The memory the search may take; a stored position is counted as 64 bytes plus two
+/// per box (its node in the arena, its place in the arena's table and its queue
+/// entries). At this limit XSokoban 29 stores 11.2 million positions and peaks at
+/// 0.9 GB; at 1.5 GiB the arena's arrays double once more and it peaked at 1.8 GB.
+const MEMORY: usize = 1 << 30;
 
 /// The A* baseline: no SAT, push- or move-optimal (over whole states on ice and for moves).
 pub struct Astar;
@@ -62,7 +65,7 @@ impl Engine for Astar {
         }
         let limits = AstarLimits {
             max_pushes: task.max_steps,
-            max_positions: MEMORY / (110 + 4 * boxes),
+            max_positions: MEMORY / (64 + 2 * boxes),
         };
         let (answer, stored) = optimal_pushes(task.level, task.analysis, &limits, stop, board);
         let mut outcome = push_search::outcome(&ABOUT, task, answer)?;
@@ -78,20 +81,6 @@ pub struct AstarLimits {
     pub max_pushes: Option<usize>,
     /// Positions stored before the search gives up (memory grows with them).
     pub max_positions: usize,
-}
-
-/// One stored position.
-struct Node {
-    /// Box cells, sorted.
-    boxes: Box<[u16]>,
-    /// Smallest cell of the player's region.
-    player: u16,
-    /// Pushes on the best path found so far.
-    pushes: u32,
-    /// The node this one was reached from (itself for the start).
-    parent: u32,
-    /// The push from the parent: box cell before it and direction index.
-    push: (u16, u8),
 }
 
 /// Searches `level` (without ice; `analysis` is its static analysis) for a push-optimal
@@ -113,19 +102,19 @@ pub fn optimal_pushes(
     // The expanded node's region, and its children's.
     let mut reach = Region::new(level);
     let mut child_reach = Region::new(level);
-    let start_boxes: Box<[u16]> = level.box_cells().map(|c| c as u16).collect();
+    let start_boxes: Vec<u16> = level.box_cells().map(|c| c as u16).collect();
     let start_player = reach.fill(level, &mask, level.player());
     let potential = |boxes: &[u16]| heuristic.potential(boxes.iter().map(|&b| b as Cell));
 
-    let mut nodes = vec![Node {
-        boxes: start_boxes.clone(),
-        player: start_player as u16,
-        pushes: 0,
-        parent: 0,
-        push: (0, 0),
-    }];
-    let mut index: HashMap<(Box<[u16]>, u16), u32> = HashMap::new();
-    index.insert((start_boxes.clone(), start_player as u16), 0);
+    // The positions stored, and the pushes of the best path found to each.
+    let mut arena = Arena::new(start_boxes.len(), level.cell_count());
+    let start_hash = {
+        let cells: Vec<Cell> = start_boxes.iter().map(|&b| b as Cell).collect();
+        let z = arena.zobrist();
+        z.marked(z.of(&cells), start_player)
+    };
+    arena.add(start_hash, &start_boxes, start_player, 0, Step::START);
+    let mut g = vec![0u32];
     // The potential of a solved position need not be 0 (it is the goals' own
     // potential, at most 0): a lower bound below 0 says nothing, and a solved position
     // must be taken off the queue at its length, so the bound is clamped at 0.
@@ -133,41 +122,39 @@ pub fn optimal_pushes(
     // Smallest f first; among equal f the deeper node, which is closer to a plan.
     let mut queue = BinaryHeap::from([(Reverse(start_h), 0u32, 0u32)]);
     let mut cut_by_bound = false;
-    let mut expanded = 0usize;
 
     let max_pushes = limits.max_pushes.map_or(i64::MAX, |m| m as i64);
-    // The clock is read every 1024 expansions, more often when an expansion is costly:
-    // with a thousand boxes one expansion makes thousands of children.
-    let check_every = (1024 / start_boxes.len().max(1)).max(1);
+    let mut next: Vec<u16> = Vec::with_capacity(start_boxes.len());
     while let Some((Reverse(f), pushes, id)) = queue.pop() {
-        let node = &nodes[id as usize];
-        if node.pushes < pushes {
+        if g[id as usize] < pushes {
             continue; // a cheaper path reached this node after it was queued
         }
         // Every plan passes through a queued position, whose f is at most its length.
         if f > board.lower() as i64 {
             board.raise_lower(f as usize);
             if board.closed() {
-                return (SearchAnswer::Stopped(StopReason::Closed), nodes.len());
+                return (SearchAnswer::Stopped(StopReason::Closed), arena.len());
             }
         }
-        if node.boxes.iter().all(|&b| level.is_goal(b as usize)) {
-            return (SearchAnswer::Plan(path_to(&nodes, id)), nodes.len());
+        let boxes = arena.boxes(id).to_vec();
+        if boxes.iter().all(|&b| level.is_goal(b as usize)) {
+            return (SearchAnswer::Plan(arena.pushes_to(level, id)), arena.len());
         }
-        expanded += 1;
-        if expanded.is_multiple_of(check_every) && stop.should_stop() {
-            return (SearchAnswer::Stopped(StopReason::Time), nodes.len());
+        // The clock is read before every expansion: on a big board one makes hundreds
+        // of children, each with its region to fill.
+        if stop.should_stop() {
+            return (SearchAnswer::Stopped(StopReason::Time), arena.len());
         }
-        let boxes = node.boxes.clone();
         let h = potential(&boxes);
+        let box_hash = arena.box_hash(id);
         mask.fill(false);
         for &b in boxes.iter() {
             mask[b as usize] = true;
         }
-        reach.fill(level, &mask, node.player as usize);
+        reach.fill(level, &mask, arena.player(id));
         for (i, &b) in boxes.iter().enumerate() {
             let b = b as usize;
-            for (di, d) in Direction::ALL.into_iter().enumerate() {
+            for d in Direction::ALL {
                 let behind = level.neighbor(b, d.opposite());
                 if !reach.contains(behind) {
                     continue;
@@ -181,49 +168,39 @@ pub fn optimal_pushes(
                 let others = boxes.iter().map(|&o| o as usize).filter(|&o| o != b);
                 let dead =
                     (analysis.deadlocks).dead_after(&analysis.pair_table, to, |c| mask[c], others);
-                if !dead {
-                    let mut next: Box<[u16]> = boxes.clone();
+                let child_g = pushes + 1;
+                let f = child_g as i64 + (h + heuristic.change(b, to)).max(0);
+                if !dead && f > max_pushes {
+                    cut_by_bound = true;
+                } else if !dead {
+                    next.clear();
+                    next.extend_from_slice(&boxes);
                     next[i] = to as u16;
                     next.sort_unstable();
-                    let player = child_reach.fill(level, &mask, b) as u16;
-                    let g = pushes + 1;
-                    let f = g as i64 + (h + heuristic.change(b, to)).max(0);
-                    if f > max_pushes {
-                        cut_by_bound = true;
-                    } else {
-                        let key = (next, player);
-                        let known = index.get(&key).copied();
-                        let id_next = match known {
-                            Some(k) if nodes[k as usize].pushes <= g => None,
-                            Some(k) => {
-                                let n = &mut nodes[k as usize];
-                                n.pushes = g;
-                                n.parent = id;
-                                n.push = (b as u16, di as u8);
-                                Some(k)
-                            }
-                            None => {
-                                if nodes.len() >= limits.max_positions {
-                                    let why = StopReason::Memory {
-                                        positions: nodes.len() as u64,
-                                    };
-                                    return (SearchAnswer::Stopped(why), nodes.len());
-                                }
-                                let k = nodes.len() as u32;
-                                nodes.push(Node {
-                                    boxes: key.0.clone(),
-                                    player,
-                                    pushes: g,
-                                    parent: id,
-                                    push: (b as u16, di as u8),
-                                });
-                                index.insert(key, k);
-                                Some(k)
-                            }
-                        };
-                        if let Some(k) = id_next {
-                            queue.push((Reverse(f), g, k));
+                    let player = child_reach.fill(level, &mask, b);
+                    let z = arena.zobrist();
+                    let hash = z.marked(z.moved(box_hash, b, to), player);
+                    let step = Step::push(b, d, to);
+                    let child = match arena.find(hash, &next, player) {
+                        Some(k) if g[k as usize] <= child_g => None,
+                        Some(k) => {
+                            g[k as usize] = child_g;
+                            arena.reach_by(k, id, step);
+                            Some(k)
                         }
+                        None => {
+                            if arena.len() >= limits.max_positions {
+                                let why = StopReason::Memory {
+                                    positions: arena.len() as u64,
+                                };
+                                return (SearchAnswer::Stopped(why), arena.len());
+                            }
+                            g.push(child_g);
+                            Some(arena.add(hash, &next, player, id, step))
+                        }
+                    };
+                    if let Some(k) = child {
+                        queue.push((Reverse(f), child_g, k));
                     }
                 }
                 mask[to] = false;
@@ -238,20 +215,7 @@ pub fn optimal_pushes(
             "the search ran out of positions that are not deadlocks".to_string(),
         )
     };
-    (answer, nodes.len())
-}
-
-/// The pushes from the start to node `id`.
-fn path_to(nodes: &[Node], mut id: u32) -> Vec<Push> {
-    let mut pushes = Vec::new();
-    while id != 0 {
-        let node = &nodes[id as usize];
-        let (cell, dir) = node.push;
-        pushes.push((cell as usize, Direction::ALL[dir as usize]));
-        id = node.parent;
-    }
-    pushes.reverse();
-    pushes
+    (answer, arena.len())
 }
 
 #[cfg(test)]

@@ -25,7 +25,6 @@ pub mod push_search;
 pub mod registry;
 pub mod shorten;
 pub mod state_search;
-mod stop;
 pub mod subgoals;
 pub mod table;
 pub mod target;
@@ -34,7 +33,8 @@ pub mod unroll;
 pub use incumbent::{Found, Incumbent, Status};
 pub use outcome::{FormulaSize, Outcome, SolveError, Statistics, StopReason, Verdict};
 pub use registry::{ENGINES, EngineChoice};
-pub use stop::Stop;
+
+pub use crate::stop::Stop;
 
 use std::time::Instant;
 
@@ -165,9 +165,11 @@ pub fn check_options(engine: &dyn Engine, request: &Request) -> Result<(), Strin
 
 /// Analyses `level` and solves it with `engine`, which reports on `board` as it goes:
 /// the gate every plan passes. A level the static analysis proves unsolvable is answered
-/// without running the engine; an engine stopped before its verdict answers with the
-/// best plan found (a timeout never loses a plan); a plan the rules engine rejects is a
-/// bug of the engine and becomes [`SolveError::Internal`], never output.
+/// without running the engine; the analysis itself stops at `stop` (with what it has,
+/// which stays sound), and an engine is not started after the stop; an engine stopped
+/// before its verdict answers with the best plan found (a timeout never loses a plan);
+/// a plan the rules engine rejects is a bug of the engine and becomes
+/// [`SolveError::Internal`], never output.
 pub fn solve(
     engine: &dyn Engine,
     level: &Level,
@@ -177,7 +179,7 @@ pub fn solve(
 ) -> Result<Outcome, SolveError> {
     let start = Instant::now();
     check(engine, level, request)?;
-    let analysis = Analysis::new(level);
+    let analysis = Analysis::until(level, stop);
     let task = Task {
         level,
         analysis: &analysis,
@@ -186,20 +188,28 @@ pub fn solve(
         solver: &request.solver,
         max_steps: request.max_steps,
     };
+    // A verdict reached without running the engine, reported as the engine's.
+    let without_running = |verdict| {
+        let mut o = Outcome::new(engine.about(), request.metric, verdict);
+        o.encoding = engine.encoding(&task);
+        o.solver = (engine.about().sat != SatUse::None).then(|| request.solver.name().into());
+        o
+    };
     let mut outcome = match &analysis.unsolvable {
-        Some(reason) => {
-            let mut o = Outcome::new(engine.about(), request.metric, Verdict::unsolvable(reason));
-            o.encoding = engine.encoding(&task);
-            o.solver = (engine.about().sat != SatUse::None).then(|| request.solver.name().into());
-            o
-        }
+        Some(reason) => without_running(Verdict::unsolvable(reason)),
         None => {
             // The static lower bound is proved for every engine.
             board.raise_lower(match request.metric {
                 Metric::Moves => analysis.move_lower_bound,
                 Metric::Pushes => analysis.push_lower_bound,
             });
-            engine.run(&task, stop, board)?
+            if stop.should_stop() {
+                without_running(Verdict::Stopped {
+                    why: StopReason::Time,
+                })
+            } else {
+                engine.run(&task, stop, board)?
+            }
         }
     };
     outcome.elapsed = start.elapsed();

@@ -55,6 +55,12 @@ pub enum StopReason {
         /// The positions stored.
         positions: u64,
     },
+    /// The formula could not grow by another step within
+    /// [`FORMULA_BUDGET`](crate::encode::FORMULA_BUDGET) (its memory limit).
+    FormulaFull {
+        /// The formula's size when it stopped.
+        size: FormulaSize,
+    },
     /// The proven lower bound met the best plan found: that plan is optimal.
     Closed,
     /// A search that may skip positions (a plan finder's macros) ran out of them.

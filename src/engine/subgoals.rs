@@ -14,6 +14,7 @@ use super::push_search::{self, Push, SearchAnswer};
 use super::target::{Reached, fewest_pushes};
 use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
 use crate::analysis::{Assignment, packing_order};
+use crate::encode::FORMULA_BUDGET;
 use crate::encode::pushes::Target;
 use crate::game::Metric;
 use crate::level::{Cell, Level};
@@ -115,7 +116,12 @@ impl Link {
 
 /// Plans `task`'s level goal by goal (see the module documentation), checking `stop`.
 pub fn plan_by_subgoals(task: &Task, stop: &Stop) -> (SearchAnswer, SubgoalCounts) {
-    let mut planner = GoalByGoal::new(task);
+    let Some(mut planner) = GoalByGoal::new(task, stop, FORMULA_BUDGET) else {
+        return (
+            SearchAnswer::Stopped(StopReason::Time),
+            SubgoalCounts::default(),
+        );
+    };
     let answer = planner.run(task, stop);
     (answer, planner.counts)
 }
@@ -124,6 +130,8 @@ pub fn plan_by_subgoals(task: &Task, stop: &Stop) -> (SearchAnswer, SubgoalCount
 /// last call left, so the planner can share a core with another one. A question cut
 /// short by the stop is asked again, from its start, by the next call.
 pub struct GoalByGoal {
+    /// The most variables and clauses of one question's formula.
+    budget: u64,
     order: Vec<Cell>,
     assignment: Assignment,
     chain: Vec<Link>,
@@ -132,18 +140,25 @@ pub struct GoalByGoal {
 }
 
 impl GoalByGoal {
-    /// The planner at `task`'s start position.
-    pub fn new(task: &Task) -> GoalByGoal {
+    /// The planner at `task`'s start position, its questions' formulas within `budget`
+    /// variables and clauses; `None` when `stop` says stop before its packing order
+    /// and the goals' distances are ready.
+    pub fn new(task: &Task, stop: &Stop, budget: u64) -> Option<GoalByGoal> {
         let level = task.level;
-        let order = packing_order(level, &task.analysis.region);
+        let order = packing_order(level, &task.analysis.region, stop);
+        let assignment = Assignment::until(level, &task.analysis.region, stop)?;
+        if stop.should_stop() {
+            return None; // the packing order may be cut short
+        }
         let start = level.initial_boxes().to_vec();
         let chain = vec![Link::new(start, level.player(), Vec::new(), &order)];
-        GoalByGoal {
-            assignment: Assignment::new(level, &task.analysis.region),
+        Some(GoalByGoal {
+            budget,
+            assignment,
             order,
             chain,
             counts: SubgoalCounts::default(),
-        }
+        })
     }
 
     /// Plans on until a plan, until it runs out of subplans (`Stopped(GaveUp)`), or
@@ -182,8 +197,11 @@ impl GoalByGoal {
                 player_cells: &[],
                 avoid: &link.refused,
             };
-            match fewest_pushes(task, &start, &target, (1, MAX_SUBGOAL_PUSHES, 1), stop) {
+            let bounds = (1, MAX_SUBGOAL_PUSHES, 1);
+            match fewest_pushes(task, &start, &target, bounds, stop, self.budget) {
                 Reached::Stopped => return SearchAnswer::Stopped(StopReason::Time),
+                // The board is too big for the questions: the planner gives up.
+                Reached::TooBig => return SearchAnswer::Stopped(StopReason::GaveUp),
                 Reached::Pushes(pushes) => {
                     let (boxes, player) = after(level, link, &pushes);
                     let cells: Vec<Cell> = (0..boxes.len()).filter(|&c| boxes[c]).collect();
@@ -273,7 +291,7 @@ mod tests {
         let text = "#######\n#@    #\n# $$ .#\n#   . #\n#######\n";
         let whole = plan(text);
         on_task(text, |task| {
-            let mut planner = GoalByGoal::new(task);
+            let mut planner = GoalByGoal::new(task, &Stop::never(), FORMULA_BUDGET).unwrap();
             let past = Stop::new(Some(std::time::Instant::now()));
             assert_eq!(
                 planner.run(task, &past),

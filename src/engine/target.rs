@@ -6,8 +6,8 @@
 
 use super::push_search::Push;
 use super::{Stop, Task};
-use crate::encode::pushes::{MAX_LAYER_VARIABLES, PushesEncoding, Reach, Target, layer_variables};
-use crate::encode::{Decoded, Encoding};
+use crate::encode::pushes::{PushesEncoding, Reach, Target};
+use crate::encode::{Decoded, Encoding, FORMULA_BUDGET, layered_step_size};
 use crate::game::{Plan, State, apply_move};
 use crate::level::Level;
 use crate::sat::{Lit, SolveResult};
@@ -20,38 +20,50 @@ pub enum Reached {
     Pushes(Vec<Push>),
     /// No way within the bounds asked.
     None,
+    /// The formula of the bound reached would not fit in the question's budget of
+    /// variables and clauses: nothing more was asked.
+    TooBig,
     /// Stopped, or the solver failed.
     Stopped,
 }
 
+/// The budget of a question asked beside the plan finders (under `anytime`): a quarter
+/// of [`FORMULA_BUDGET`], about 300 MB.
+pub const SHARED_BUDGET: u64 = FORMULA_BUDGET / 4;
+
 /// Asks for the fewest pushes, from `min` up to `max` in steps of `step`, that take
-/// `start` (a level whose position is the one to start from) to `target`. The
-/// formula's analysis is `task`'s, without the matching potential (a target off the
-/// goals allows none).
+/// `start` (a level whose position is the one to start from) to `target`, in a formula
+/// of at most `budget` variables and clauses. The formula's analysis is `task`'s,
+/// without the matching potential (a target off the goals allows none).
 pub fn fewest_pushes(
     task: &Task,
     start: &Level,
     target: &Target,
     (min, max, step): (usize, usize, usize),
     stop: &Stop,
+    budget: u64,
 ) -> Reached {
     let mut analysis = task.analysis.clone();
     analysis.matching_potential = None;
     let Ok(mut backend) = task.solver.backend(Some(stop.interrupt())) else {
         return Reached::Stopped;
     };
-    // On a board where one step alone would take gigabytes, nothing is asked.
-    if layer_variables(start, &analysis.region) > MAX_LAYER_VARIABLES {
-        return Reached::Stopped;
+    // A question whose first bound does not fit is not asked.
+    let step_size = layered_step_size(start, &analysis.region);
+    if step_size.saturating_mul(min.max(1) as u64) > budget {
+        return Reached::TooBig;
     }
     let mut encoding = PushesEncoding::new(start, &analysis, Reach::Layered);
     let mut k = min;
     while k <= max {
         while encoding.steps() < k {
-            if stop.should_stop() {
+            let stats = backend.stats();
+            if stats.variables + stats.clauses + step_size > budget {
+                return Reached::TooBig;
+            }
+            if encoding.add_step(backend.as_mut(), stop).is_err() {
                 return Reached::Stopped;
             }
-            encoding.add_step(backend.as_mut());
         }
         let wanted = encoding.target_literal(k, target, backend.as_mut());
         match backend.solve(&[wanted]) {

@@ -11,8 +11,7 @@ use super::{
 };
 use crate::analysis::Analysis;
 use crate::encode::ice_moves::{MAX_OUTCOME_CELLS, outcome_cells};
-use crate::encode::pushes::{MAX_LAYER_VARIABLES, layer_variables};
-use crate::encode::{Decoded, Encoding, EncodingKind};
+use crate::encode::{Decoded, Encoding, EncodingKind, FORMULA_BUDGET, layered_step_size};
 use crate::game::{Metric, Plan};
 use crate::level::Level;
 use crate::sat::{Lit, SatBackend, SolveResult};
@@ -77,15 +76,29 @@ fn solve(
     let (level, analysis) = (task.level, task.analysis);
     let (kind, fallback_from) = encoding_for(task);
     check_supported(level, kind)?;
-    if kind == EncodingKind::Pushes {
-        let layers = layer_variables(level, &analysis.region);
-        if layers > MAX_LAYER_VARIABLES {
-            return Err(SolveError::Unsupported(format!(
-                "the player's walks on this level are too long for the pushes encoding: \
-                 one step would add about {layers} reachability variables (at most \
-                 {MAX_LAYER_VARIABLES}); use --encoding pushes-lazy or --engine astar"
-            )));
-        }
+    let lower = kind.lower_bound(analysis);
+    // A formula that cannot reach the lower bound within the budget can never answer:
+    // say so before building it. The layered steps' size is known beforehand; the
+    // others' is measured on the first step.
+    let too_big = |step: u64, base: u64| {
+        let at_lower = base.saturating_add(step.saturating_mul(lower.max(1) as u64));
+        (at_lower > FORMULA_BUDGET).then(|| {
+            SolveError::Unsupported(format!(
+                "the {kind} formula is too big for this level: at the lower bound of {lower} \
+                 steps it would hold about {at_lower} variables and clauses, more than the \
+                 {FORMULA_BUDGET} that fit in memory; use {}--engine pdr or astar",
+                if kind == EncodingKind::Pushes {
+                    "--encoding pushes-lazy, or "
+                } else {
+                    ""
+                }
+            ))
+        })
+    };
+    if kind == EncodingKind::Pushes
+        && let Some(refusal) = too_big(layered_step_size(level, &analysis.region), 0)
+    {
+        return Err(refusal);
     }
     let metric = kind.metric();
     let mut cuts = 0;
@@ -98,7 +111,6 @@ fn solve(
         o.stats.cuts = (kind == EncodingKind::PushesLazy).then_some(cuts as u64);
         o
     };
-    let lower = kind.lower_bound(analysis);
     let last = task.max_steps.unwrap_or(usize::MAX);
     if lower > last {
         let verdict = Verdict::NoPlan { bound: last };
@@ -106,6 +118,8 @@ fn solve(
     }
     let mut encoding = kind.build(level, analysis, backend.as_mut());
     let parity = kind.parity(analysis);
+    // The largest step so far, in variables and clauses.
+    let mut step_size = 0;
     for k in lower..=last {
         if parity.is_some_and(|p| k % 2 != p) {
             continue; // no plan has this many pushes (see Analysis::push_parity)
@@ -121,15 +135,24 @@ fn solve(
             return Ok(finish(Verdict::Stopped { why }, backend.as_ref(), cuts));
         }
         // The first bound is the lower bound, which on a large level is many steps
-        // from step 0: the stop is asked before each step, not only once per bound.
+        // from step 0: the stop is asked before each step and within it.
         while encoding.steps() < k {
-            if stop.should_stop() {
-                let verdict = Verdict::Stopped {
-                    why: StopReason::Time,
-                };
-                return Ok(finish(verdict, backend.as_ref(), cuts));
-            }
-            encoding.add_step(backend.as_mut());
+            let before = size_of(backend.as_ref());
+            let why = if before + step_size > FORMULA_BUDGET {
+                let size = FormulaSize::of(backend.as_ref());
+                StopReason::FormulaFull { size }
+            } else if encoding.add_step(backend.as_mut(), stop).is_err() {
+                StopReason::Time
+            } else {
+                step_size = step_size.max(size_of(backend.as_ref()) - before);
+                if encoding.steps() == 1
+                    && let Some(refusal) = too_big(step_size, before)
+                {
+                    return Err(refusal);
+                }
+                continue;
+            };
+            return Ok(finish(Verdict::Stopped { why }, backend.as_ref(), cuts));
         }
         encoding.goal_literal(k, backend.as_mut());
         board.set_status(Status {
@@ -172,6 +195,12 @@ fn solve(
         backend.as_ref(),
         cuts,
     ))
+}
+
+/// The variables and clauses of the formula in `backend`.
+fn size_of(backend: &dyn SatBackend) -> u64 {
+    let stats = backend.stats();
+    stats.variables + stats.clauses
 }
 
 /// The answer for one bound k.
@@ -307,7 +336,8 @@ pub fn sweep(
         let start = Instant::now();
         let before = backend.stats();
         while enc.steps() < k {
-            enc.add_step(backend.as_mut());
+            // A sweep is asked for every bound of its range, however long that takes.
+            (enc.add_step(backend.as_mut(), &Stop::never())).expect("never stopped");
         }
         let wrong_parity = encoding.parity(&analysis).is_some_and(|p| k % 2 != p);
         let (result, cuts) = if analysis.unsolvable.is_some() || wrong_parity {

@@ -5,6 +5,7 @@ mod board;
 mod digits;
 mod direction;
 mod error;
+pub mod generate;
 mod numeric;
 mod xsb;
 

@@ -121,6 +121,32 @@ pub fn satsoko(args: &[&str]) -> Run {
     }
 }
 
+/// Runs `satsoko` with `args` in the crate's root and presses Ctrl-C (sends SIGINT)
+/// after `delay`; `elapsed` counts from the start.
+pub fn interrupted_after(args: &[&str], delay: Duration) -> Run {
+    let start = Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_satsoko"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("satsoko runs");
+    std::thread::sleep(delay);
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("satsoko ends");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+        elapsed: start.elapsed(),
+    }
+}
+
 /// Runs `satsoko` and checks its exit code.
 pub fn expect_code(args: &[&str], code: i32) -> Run {
     let run = satsoko(args);

@@ -210,7 +210,7 @@ pub struct FinderStats {
 /// `stop`. A plan comes back as its pushes. Running out of positions proves the level
 /// unsolvable only for a search that skipped none (no macro, no corral pruning).
 pub fn find_plan(task: &Task, techniques: &Techniques, stop: &Stop) -> (SearchAnswer, FinderStats) {
-    let mut finder = PlanFinder::new(task, techniques, MEMORY);
+    let mut finder = PlanFinder::new(task, techniques, MEMORY, stop);
     let answer = finder.run(stop);
     (answer, finder.stats())
 }
@@ -218,7 +218,8 @@ pub fn find_plan(task: &Task, techniques: &Techniques, stop: &Stop) -> (SearchAn
 /// The searches of the portfolio, resumable: [`PlanFinder::run`] goes on from where
 /// the last call stopped, so the finder can share a core with another planner.
 pub struct PlanFinder<'a> {
-    searches: Vec<Search<'a>>,
+    /// The searches; `None` when the stop came before they were ready.
+    searches: Option<Vec<Search<'a>>>,
     /// The searches that have not given up, by index; `None` before the first run.
     running: Option<Vec<usize>>,
     /// Positions a search expands between two readings of the clock.
@@ -229,14 +230,22 @@ pub struct PlanFinder<'a> {
 
 impl<'a> PlanFinder<'a> {
     /// The portfolio of the `techniques` on `task`'s level, its searches sharing
-    /// `memory` bytes.
-    pub fn new(task: &Task<'a>, techniques: &Techniques, memory: usize) -> PlanFinder<'a> {
+    /// `memory` bytes. Their preparation (the packing order, the goals' distances)
+    /// grows with the board and stops at `stop`; a finder stopped then answers
+    /// `Stopped(Time)` to every run.
+    pub fn new(
+        task: &Task<'a>,
+        techniques: &Techniques,
+        memory: usize,
+        stop: &Stop,
+    ) -> PlanFinder<'a> {
         let variants = techniques.searches();
         let boxes = task.level.box_cells().count();
         let share = memory / (BYTES_PER_POSITION + 2 * boxes) / variants.len();
+        let limits = (share, task.max_steps);
         let searches = variants
             .into_iter()
-            .map(|t| Search::new(task.level, task.analysis, t, share, task.max_steps))
+            .map(|t| Search::new(task.level, task.analysis, t, limits, stop))
             .collect();
         // The clock is read between slices, so a slice is shorter when an expansion is
         // costly (its children and their heuristic grow with the boxes): with a thousand
@@ -257,17 +266,20 @@ impl<'a> PlanFinder<'a> {
     /// Searches on until a plan, until every search gives up (the answer of the last
     /// one), or until `stop` says stop (`Stopped(Time)`; a later call goes on).
     pub fn run(&mut self, stop: &Stop) -> SearchAnswer {
+        let Some(searches) = &mut self.searches else {
+            return SearchAnswer::Stopped(StopReason::Time);
+        };
         let running = match &mut self.running {
             Some(running) => running,
             None => {
-                for search in &mut self.searches {
+                for search in searches.iter_mut() {
                     if let Some(answer) = search.start() {
                         self.running = Some(Vec::new());
                         self.last = answer.clone();
                         return answer;
                     }
                 }
-                self.running.insert((0..self.searches.len()).collect())
+                self.running.insert((0..searches.len()).collect())
             }
         };
         while !running.is_empty() {
@@ -276,7 +288,7 @@ impl<'a> PlanFinder<'a> {
             }
             let mut i = 0;
             while i < running.len() {
-                match self.searches[running[i]].advance(self.slice) {
+                match searches[running[i]].advance(self.slice, stop) {
                     None => i += 1,
                     Some(answer @ SearchAnswer::Stopped(_)) => {
                         self.last = answer;
@@ -295,9 +307,10 @@ impl<'a> PlanFinder<'a> {
 
     /// What the searches counted so far.
     pub fn stats(&self) -> FinderStats {
+        let searches = self.searches.as_deref().unwrap_or_default();
         FinderStats {
-            positions: self.searches.iter().map(|s| s.positions() as u64).sum(),
-            expanded: self.searches.iter().map(|s| s.expanded).sum(),
+            positions: searches.iter().map(|s| s.positions() as u64).sum(),
+            expanded: searches.iter().map(|s| s.expanded).sum(),
         }
     }
 }
@@ -386,7 +399,7 @@ mod tests {
             let (whole, _) = find_plan(task, &Techniques::ALL, &Stop::never());
             assert!(matches!(whole, SearchAnswer::Plan(_)));
             // A stop already past: the finder starts its searches and stops at once.
-            let mut finder = PlanFinder::new(task, &Techniques::ALL, MEMORY);
+            let mut finder = PlanFinder::new(task, &Techniques::ALL, MEMORY, &Stop::never());
             let past = Stop::new(Some(Instant::now()));
             assert_eq!(finder.run(&past), SearchAnswer::Stopped(StopReason::Time));
             let stored = finder.stats().positions;

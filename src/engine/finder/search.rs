@@ -12,6 +12,7 @@ use crate::engine::arena::{Arena, Step};
 use crate::engine::push_search::SearchAnswer;
 use crate::game::{PushMoves, Region};
 use crate::level::{Cell, Direction, Level};
+use crate::stop::Stop;
 
 /// Where a goal macro's entry pushes led.
 struct Entered {
@@ -72,14 +73,16 @@ impl<'a> Search<'a> {
     /// A search of `level` with `techniques`, storing at most `max_positions`, looking
     /// for plans of at most `max_pushes` (if set); its start position is stored. On ice
     /// the techniques that assume a box moves one cell per push (tunnels, corrals,
-    /// PI-corrals, frozen boxes, goal macros) are off.
+    /// PI-corrals, frozen boxes, goal macros) are off. `None` when `stop` says stop
+    /// before the packing order and the goals' distances, which grow with the board,
+    /// are ready.
     pub fn new(
         level: &'a Level,
         analysis: &'a Analysis,
         techniques: Techniques,
-        max_positions: usize,
-        max_pushes: Option<usize>,
-    ) -> Search<'a> {
+        (max_positions, max_pushes): (usize, Option<usize>),
+        stop: &Stop,
+    ) -> Option<Search<'a>> {
         let techniques = if level.has_ice() {
             Techniques {
                 tunnels: false,
@@ -95,7 +98,7 @@ impl<'a> Search<'a> {
         let cells = level.cell_count();
         let floor: Vec<Cell> = (0..cells).filter(|&c| analysis.region[c]).collect();
         let plan = if techniques.packing {
-            packing_plan(level, &analysis.region)
+            packing_plan(level, &analysis.region, stop)
         } else {
             Vec::new()
         };
@@ -107,7 +110,11 @@ impl<'a> Search<'a> {
         };
         let features = Features::new(order, floor.clone(), techniques.connectivity, cells);
         let n = level.box_cells().filter(|&c| analysis.region[c]).count();
-        Search {
+        let assignment = Assignment::until(level, &analysis.region, stop)?;
+        if stop.should_stop() {
+            return None; // the packing order may be cut short
+        }
+        Some(Search {
             level,
             analysis,
             techniques,
@@ -116,7 +123,7 @@ impl<'a> Search<'a> {
             arena: Arena::new(n, cells),
             frontier: Frontier::new(features.cells(), techniques.rotation),
             features,
-            assignment: Assignment::new(level, &analysis.region),
+            assignment,
             corrals: Corrals::new(level),
             floor,
             mask: (0..cells)
@@ -133,7 +140,7 @@ impl<'a> Search<'a> {
             skipped: false,
             cut_by_bound: false,
             prepared: false,
-        }
+        })
     }
 
     /// Positions stored.
@@ -171,9 +178,14 @@ impl<'a> Search<'a> {
         None
     }
 
-    /// Expands up to `budget` positions; `Some` answer when the search is over.
-    pub fn advance(&mut self, budget: usize) -> Option<SearchAnswer> {
+    /// Expands up to `budget` positions, fewer if `stop` says stop (it is read before
+    /// each: on a big board one expansion takes milliseconds); `Some` answer when the
+    /// search is over.
+    pub fn advance(&mut self, budget: usize, stop: &Stop) -> Option<SearchAnswer> {
         for _ in 0..budget {
+            if stop.should_stop() {
+                return None;
+            }
             let Some((id, g, cell)) = self.frontier.pop() else {
                 return Some(self.exhausted());
             };
@@ -471,16 +483,18 @@ mod tests {
             portfolio: false,
             ..Techniques::ALL
         };
-        let mut search = Search::new(&level, &analysis, techniques, 10_000, None);
+        let never = Stop::never();
+        let mut search = Search::new(&level, &analysis, techniques, (10_000, None), &never)
+            .expect("never stopped");
         assert!(search.start().is_none());
         // The start has no box pushed last: each first push is one change of box.
-        assert!(search.advance(1).is_none());
+        assert!(search.advance(1, &never).is_none());
         let first = search.positions();
         assert!(first > 1);
         assert!((1..first).all(|id| search.switches[id] == 1));
         // From the second position expanded, pushing the box it moved again is free;
         // pushing the box still on its start cell is a second change.
-        assert!(search.advance(1).is_none());
+        assert!(search.advance(1, &never).is_none());
         assert!(search.positions() > first);
         for id in first..search.positions() {
             let from = search.arena.step(id as u32).from as Cell;
@@ -497,10 +511,12 @@ mod tests {
         let level = parse_xsb("t", text).unwrap().remove(0);
         let analysis = Analysis::new(&level);
         let run = |techniques: Techniques| {
-            let mut search = Search::new(&level, &analysis, techniques, 100_000, None);
+            let never = Stop::never();
+            let mut search = Search::new(&level, &analysis, techniques, (100_000, None), &never)
+                .expect("never stopped");
             assert!(search.start().is_none());
             let answer = loop {
-                if let Some(answer) = search.advance(1) {
+                if let Some(answer) = search.advance(1, &never) {
                     break answer;
                 }
             };

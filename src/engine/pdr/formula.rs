@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use crate::analysis::Analysis;
 use crate::level::{Cell, Direction, Level};
 use crate::sat::{Lit, SatBackend, Term, cnf};
+use crate::stop::Stop;
 
 /// One push variable: the box on `from` is pushed in `dir` (the player stands on
 /// `behind`).
@@ -39,9 +40,22 @@ impl OnePush {
     /// (the player's region, live cells), every push of a box on such a cell with the
     /// player's cell behind it in the region, exactly one push, where it leaves the box
     /// (one cell on; on ice the end of its slide, which the boxes ahead decide), and
-    /// the deadlock patterns on the position after it.
-    pub fn new(level: &Level, analysis: &Analysis, mut solver: Box<dyn SatBackend>) -> OnePush {
+    /// the deadlock patterns on the position after it. `None` when `stop` says stop
+    /// before it is written (it grows with the board: a few hundred thousand variables
+    /// on a 200×200 board).
+    pub fn new(
+        level: &Level,
+        analysis: &Analysis,
+        mut solver: Box<dyn SatBackend>,
+        stop: &Stop,
+    ) -> Option<OnePush> {
         let cells = level.cell_count();
+        // The clock is read every 1024 cells or pushes written.
+        let mut written = 0u32;
+        let mut stopped = || {
+            written = written.wrapping_add(1);
+            written.is_multiple_of(1024) && stop.should_stop()
+        };
         let region = &analysis.region;
         let movable = |c: Cell| region[c] && analysis.live[c];
         let mut box_now = vec![Term::FALSE; cells];
@@ -63,6 +77,9 @@ impl OnePush {
         let mut pushes = Vec::new();
         let mut ends: Vec<Vec<(Cell, Vec<Term>)>> = Vec::new();
         for c in (0..cells).filter(|&c| movable(c)) {
+            if stopped() {
+                return None;
+            }
             for dir in Direction::ALL {
                 let behind = level.neighbor(c, dir.opposite());
                 let stops = slide_stops(level, &box_now, c, dir);
@@ -97,6 +114,9 @@ impl OnePush {
         let mut into = vec![Vec::new(); cells];
         let mut out_of = vec![Vec::new(); cells];
         for (p, stops) in pushes.iter().zip(&ends) {
+            if stopped() {
+                return None;
+            }
             let push = Term::Lit(p.lit);
             let first = level.neighbor(p.from, p.dir);
             // The box is there and the cell ahead is free; afterwards it has left.
@@ -149,7 +169,7 @@ impl OnePush {
             .collect();
         let cell_of = box_lits.iter().map(|&(c, l)| (l.var(), c)).collect();
         let reach_cell_of = reach_lits.iter().map(|&(c, l)| (l.var(), c)).collect();
-        OnePush {
+        Some(OnePush {
             solver,
             box_next,
             box_lits,
@@ -157,7 +177,7 @@ impl OnePush {
             cell_of,
             reach_cell_of,
             pushes,
-        }
+        })
     }
 
     /// The cell whose "box before the push" variable is `var`, if it is one.

@@ -75,7 +75,7 @@ impl Engine for Pdr {
     }
 
     fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
-        let mut prover = Prover::new(task)?;
+        let mut prover = Prover::new(task, stop)?;
         let answer = prover.run(stop, board);
         prover.outcome(task, answer)
     }
@@ -92,14 +92,18 @@ pub struct Prover<'a> {
 
 impl<'a> Prover<'a> {
     /// A search of `task`'s level (for plans of at most `task.max_steps` pushes, if
-    /// set) with a fresh solver of `task.solver`.
-    pub fn new(task: &Task<'a>) -> Result<Prover<'a>, SolveError> {
+    /// set) with a fresh solver of `task.solver`. Its formula is written until `stop`
+    /// says stop; a prover stopped before it has one asks no questions (and is
+    /// stopped anyway).
+    pub fn new(task: &Task<'a>, stop: &Stop) -> Result<Prover<'a>, SolveError> {
         // pdr checks the stop between positions, and its questions are tiny: its solver
         // needs no interrupt of its own.
         let solver = task.solver.backend(None).map_err(SolveError::Unsupported)?;
         let solver_name = solver.name().to_string();
         let (level, analysis) = (task.level, task.analysis);
-        let formula = learns_lemmas().then(|| OnePush::new(level, analysis, solver));
+        let formula = learns_lemmas()
+            .then(|| OnePush::new(level, analysis, solver, stop))
+            .flatten();
         let base_size = size_of_formula(&formula);
         let boxes = level.box_cells().count();
         let limits = Limits {
@@ -232,7 +236,7 @@ mod tests {
             max_steps,
         };
         Ok(f(
-            Prover::new(&task).unwrap(),
+            Prover::new(&task, &Stop::never()).unwrap(),
             &Incumbent::new(Metric::Pushes),
         ))
     }

@@ -221,18 +221,14 @@ impl<'a> Search<'a> {
         if self.arena.is_empty() {
             self.start();
         }
-        let boxes = self.arena.boxes(0).len();
-        // The clock is read every 1024 positions, more often when an expansion is
-        // costly: with a thousand boxes one expansion makes thousands of children. It
-        // is read before a position is taken off, so that a stopped search can go on.
-        let check_every = (1024 / boxes.max(1)).max(1) as u64;
+        // The clock is read before every position is taken off (so that a stopped
+        // search can go on): on a big board one expansion makes hundreds of children,
+        // each with its region to fill, and takes milliseconds.
         let mut shown = board.status().bound.unwrap_or(0);
-        let mut taken = 0u64;
         loop {
-            if taken.is_multiple_of(check_every) && stop.should_stop() {
+            if stop.should_stop() {
                 return SearchAnswer::Stopped(StopReason::Time);
             }
-            taken += 1;
             let Some((Reverse(f), g, id)) = self.queue.pop() else {
                 break;
             };

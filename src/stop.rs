@@ -1,10 +1,17 @@
-//! The stop signal every engine checks itself: a deadline and a cancel flag.
+//! The stop signal every engine and every long static analysis checks itself: a
+//! deadline and a cancel flag. It lives below the engines so that the analysis, which
+//! they all build on, can be stopped too.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::sat::Interrupt;
+
+/// What a piece of work cut short by its [`Stop`] returns: whatever it was building is
+/// incomplete and must not be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped;
 
 /// When to stop: at the deadline, or as soon as anyone cancels (Ctrl-C, or another
 /// engine that found the answer). Clones share the flags; a [`Stop::child`] also stops
