@@ -22,6 +22,7 @@
 //! - `--limits 1,3` (seconds) and `--runs N` (2);
 //! - `--engines anytime,pdr,finder,astar,unroll,subgoals`;
 //! - `--sigint`: stop by SIGINT at the limit instead of `--timeout`;
+//! - `--args "..."`: more options for every run, split at spaces (`--solver cadical`);
 //! - `--seed N` (1), `--dir DIR` (`target/stop-latency`), `--csv FILE` (one row per
 //!   process), `--satsoko PATH` (default: the `satsoko` next to this example's
 //!   directory, i.e. `target/release/satsoko`).
@@ -56,6 +57,7 @@ struct Options {
     limits: Vec<f64>,
     runs: usize,
     engines: Vec<String>,
+    args: Vec<String>,
     sigint: bool,
     seed: u64,
     dir: PathBuf,
@@ -72,6 +74,7 @@ fn options() -> Result<Options, String> {
         engines: ["anytime", "pdr", "finder", "astar", "unroll", "subgoals"]
             .map(String::from)
             .to_vec(),
+        args: Vec::new(),
         sigint: false,
         seed: 1,
         dir: PathBuf::from("target/stop-latency"),
@@ -100,6 +103,7 @@ fn options() -> Result<Options, String> {
                     .collect::<Result<_, _>>()?
             }
             "--engines" => o.engines = value.split(',').map(String::from).collect(),
+            "--args" => o.args = value.split_whitespace().map(String::from).collect(),
             "--dir" => o.dir = PathBuf::from(value),
             "--csv" => o.csv = Some(PathBuf::from(value)),
             "--satsoko" => o.satsoko = PathBuf::from(value),
@@ -252,6 +256,7 @@ fn main() -> ExitCode {
                         if !o.sigint {
                             args.extend(["--timeout".into(), limit.to_string()]);
                         }
+                        args.extend(o.args.iter().cloned());
                         args.extend(["--level".into(), board.to_string()]);
                         args.push(files[k].display().to_string());
                         let sigint = o.sigint.then(|| Duration::from_secs_f64(limit));
@@ -287,10 +292,11 @@ fn main() -> ExitCode {
     }
     let stop = if o.sigint { "SIGINT at" } else { "--timeout" };
     println!(
-        "{} boards per class, {stop} {:?} s, {} run(s), boards in {}\n",
+        "{} boards per class, {stop} {:?} s, {} run(s), options {:?}, boards in {}\n",
         o.boards,
         o.limits,
         o.runs,
+        o.args.join(" "),
         o.dir.display()
     );
     println!("| size | engine | worst overrun | median | worst on | peak memory | endings |");

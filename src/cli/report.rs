@@ -366,8 +366,9 @@ impl LevelReport {
                     ),
                     StopReason::Closed => "stopped: the bound met the best plan".to_string(),
                     StopReason::GaveUp => {
-                        "the plan finder ran out of positions (its macros skip some, so this \
-                         proves nothing)"
+                        "no plan, and no proof that there is none: the plan finder skips \
+                         positions, and the goal-by-goal planner caps its subgoals and its \
+                         formulas"
                             .to_string()
                     }
                 });

@@ -127,10 +127,6 @@ impl Encoding for IceMovesEncoding {
     }
 
     fn add_step(&mut self, sink: &mut dyn ClauseSink, stop: &Stop) -> Result<(), Stopped> {
-        // A step grows with the board, not faster: the stop is read once.
-        if stop.should_stop() {
-            return Err(Stopped);
-        }
         let t = self.steps();
         let n = self.level.cell_count();
         let (player, boxes) = (self.player[t].clone(), self.boxes[t].clone());
@@ -157,6 +153,11 @@ impl Encoding for IceMovesEncoding {
         let mut box_leaves: Vec<Vec<Term>> = vec![Vec::new(); n];
         let mut box_arrives: Vec<Vec<Term>> = vec![Vec::new(); n];
         for c in 0..n {
+            // A step grows with the board, and on a big board with ice it takes a
+            // tenth of a second: the stop is read every 256 cells.
+            if c % 256 == 0 && stop.should_stop() {
+                return Err(Stopped);
+            }
             if player[c].is_false() {
                 continue;
             }

@@ -150,10 +150,6 @@ impl Encoding for MovesEncoding {
     }
 
     fn add_step(&mut self, sink: &mut dyn ClauseSink, stop: &Stop) -> Result<(), Stopped> {
-        // A step grows with the board, not faster: the stop is read once.
-        if stop.should_stop() {
-            return Err(Stopped);
-        }
         let t = self.steps();
         let n = self.level.cell_count();
         let level = &self.level;
@@ -201,6 +197,11 @@ impl Encoding for MovesEncoding {
         }
 
         for c in 0..n {
+            // On a board of tens of thousands of cells a step takes a tenth of a
+            // second: the stop is read every 1024 cells.
+            if c % 1024 == 0 && stop.should_stop() {
+                return Err(Stopped);
+            }
             if player[c].is_false() {
                 continue;
             }

@@ -14,8 +14,8 @@ use super::push_search::{self, Push, SearchAnswer};
 use super::target::{Reached, fewest_pushes};
 use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
 use crate::analysis::{Assignment, packing_order};
-use crate::encode::FORMULA_BUDGET;
 use crate::encode::pushes::Target;
+use crate::encode::{FORMULA_BUDGET, layered_step_size};
 use crate::game::Metric;
 use crate::level::{Cell, Level};
 
@@ -47,6 +47,16 @@ impl Engine for Subgoals {
     }
 
     fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
+        // A board where one step of the questions' formula does not fit can never be
+        // planned: say so before the analysis of the goals.
+        let step = layered_step_size(task.level, &task.analysis.region);
+        if step > FORMULA_BUDGET {
+            return Err(SolveError::Unsupported(format!(
+                "the pushes formula is too big for this level: one step of a subgoal's \
+                 question would hold about {step} variables and clauses, more than the \
+                 {FORMULA_BUDGET} that fit in memory; use --engine finder"
+            )));
+        }
         let (mut answer, counts) = plan_by_subgoals(task, stop);
         // Its subplans know nothing of the user's bound: a longer plan is no answer.
         if let SearchAnswer::Plan(pushes) = &answer

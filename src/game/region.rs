@@ -30,9 +30,12 @@ pub struct Region {
     /// For fills that record walks: the cell each reached cell was entered from, and
     /// the direction of that step.
     parent: Vec<(u32, Direction)>,
-    /// For [`Region::name`] on ice: the steps of the fill as (to, from), and the stamps
-    /// of the walk back.
-    back: Vec<(Cell, Cell)>,
+    /// For [`Region::name`] on ice: the steps of the fill backwards, as lists by the
+    /// cell they lead to (each step: the cell it comes from and the next step of its
+    /// list), the first step of each cell's list with the stamp it is valid for, and
+    /// the stamps of the walk back.
+    back: Vec<(Cell, u32)>,
+    back_head: Vec<(u32, u32)>,
     back_stamp_of: Vec<u32>,
 }
 
@@ -62,6 +65,7 @@ impl Region {
             queue: Vec::new(),
             parent: Vec::new(),
             back: Vec::new(),
+            back_head: Vec::new(),
             back_stamp_of: Vec::new(),
         }
     }
@@ -84,35 +88,42 @@ impl Region {
         if self.steps == Steps::Adjacent {
             return smallest;
         }
-        // The fill's queue holds every cell it reached; list its steps backwards.
+        // The fill's queue holds every cell it reached; list its steps backwards, by
+        // the cell each leads to (linked lists: no sort, which on a big board of ice
+        // cost most of a search's time).
+        const NONE: u32 = u32::MAX;
+        let stamp = self.stamp;
+        if self.back_stamp_of.len() != self.stamp_of.len() {
+            self.back_stamp_of = vec![0; self.stamp_of.len()];
+            self.back_head = vec![(0, NONE); self.stamp_of.len()];
+        }
         self.back.clear();
         for &c in &self.queue {
             for dir in Direction::ALL {
                 let n = level.neighbor(c, dir);
                 if !level.is_wall(n) && !boxes[n] {
-                    self.back.push((slide_end(level, boxes, n, dir), c));
+                    let to = slide_end(level, boxes, n, dir);
+                    let (valid, first) = self.back_head[to];
+                    let next = if valid == stamp { first } else { NONE };
+                    self.back_head[to] = (stamp, self.back.len() as u32);
+                    self.back.push((c, next));
                 }
             }
         }
-        self.back.sort_unstable();
-        if self.back_stamp_of.len() != self.stamp_of.len() {
-            self.back_stamp_of = vec![0; self.stamp_of.len()];
-        }
-        let stamp = self.stamp;
         self.back_stamp_of[from] = stamp;
         let mut stack = vec![from];
         let mut name = from;
         while let Some(c) = stack.pop() {
             name = name.min(c);
-            let first = self.back.partition_point(|&(to, _)| to < c);
-            for &(to, before) in &self.back[first..] {
-                if to != c {
-                    break;
-                }
+            let (valid, first) = self.back_head[c];
+            let mut step = if valid == stamp { first } else { NONE };
+            while step != NONE {
+                let (before, next) = self.back[step as usize];
                 if self.back_stamp_of[before] != stamp {
                     self.back_stamp_of[before] = stamp;
                     stack.push(before);
                 }
+                step = next;
             }
         }
         name
@@ -171,6 +182,7 @@ impl Region {
             // After four billion fills, start the stamps again.
             self.stamp_of.fill(0);
             self.back_stamp_of.fill(0);
+            self.back_head.fill((0, u32::MAX));
             self.stamp = 0;
         }
         self.stamp += 1;
