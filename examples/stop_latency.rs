@@ -30,6 +30,10 @@
 //! It prints a Markdown table, a row per class and engine: the worst and the median
 //! overrun, the largest peak memory, and how the processes ended. The exit code is 1
 //! when any overrun is above half a second or any peak above 2 GiB.
+//!
+//! With `--analysis` it measures the static analysis alone instead (no engine, no
+//! limit): each board is analysed in a process of its own, and the table gives per
+//! class the median and worst wall time and peak memory of those processes.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -59,6 +63,7 @@ struct Options {
     engines: Vec<String>,
     args: Vec<String>,
     sigint: bool,
+    analysis: bool,
     seed: u64,
     dir: PathBuf,
     csv: Option<PathBuf>,
@@ -76,6 +81,7 @@ fn options() -> Result<Options, String> {
             .to_vec(),
         args: Vec::new(),
         sigint: false,
+        analysis: false,
         seed: 1,
         dir: PathBuf::from("target/stop-latency"),
         csv: None,
@@ -86,8 +92,9 @@ fn options() -> Result<Options, String> {
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
-        if flag == "--sigint" {
-            o.sigint = true;
+        if flag == "--sigint" || flag == "--analysis" {
+            o.sigint |= flag == "--sigint";
+            o.analysis |= flag == "--analysis";
             continue;
         }
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -220,7 +227,61 @@ struct Cell {
     worst: Option<(usize, f64)>,
 }
 
+/// The child of `--analysis`: analyses level `level` of `file`.
+fn analyse_one(file: &str, level: &str) -> ExitCode {
+    let text = std::fs::read_to_string(file).expect("the boards can be read");
+    let number: usize = level.parse().expect("a level number");
+    let levels = satsoko::level::parse_xsb(file, &text).expect("the boards parse");
+    let analysis = satsoko::analysis::Analysis::new(&levels[number - 1]);
+    std::hint::black_box(&analysis);
+    ExitCode::SUCCESS
+}
+
+/// `--analysis`: the static analysis of every board, each in a process of its own.
+fn analysis_table(o: &Options, files: &[PathBuf]) -> ExitCode {
+    let me = std::env::current_exe().expect("this example's path");
+    println!("| size | boxes | analysis: median | worst | peak memory: median | worst |");
+    println!("|---|---|---|---|---|---|");
+    for (&Class { size, boxes }, file) in o.classes.iter().zip(files) {
+        let (mut times, mut peaks) = (Vec::new(), Vec::new());
+        for board in 1..=o.boards {
+            let args = ["--analyse-one".to_string(), file.display().to_string()]
+                .into_iter()
+                .chain([board.to_string()])
+                .collect::<Vec<_>>();
+            let m = measure(&me, &args, None);
+            assert_eq!(
+                m.exit,
+                0,
+                "the analysis of board {board} of {}",
+                file.display()
+            );
+            times.push(m.wall);
+            peaks.push(m.peak_mib as f64);
+            eprint!(
+                "\rsize {size} board {board}: {:.2} s, {} MiB     ",
+                m.wall, m.peak_mib
+            );
+        }
+        println!(
+            "| {size}×{size} | {}–{} | {:.2} s | {:.2} s | {} MiB | {} MiB |",
+            boxes.0,
+            boxes.1,
+            median(&times),
+            max(&times),
+            median(&peaks),
+            max(&peaks)
+        );
+    }
+    eprintln!();
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() == 4 && args[1] == "--analyse-one" {
+        return analyse_one(&args[2], &args[3]);
+    }
     let o = match options() {
         Ok(o) => o,
         Err(e) => {
@@ -237,6 +298,9 @@ fn main() -> ExitCode {
         let path = o.dir.join(format!("size-{size}.xsb"));
         std::fs::write(&path, text).expect("the boards can be written");
         files.push(path);
+    }
+    if o.analysis {
+        return analysis_table(&o, &files);
     }
     let mut csv = String::from("class,board,engine,limit,run,wall,overrun,peak_mib,exit\n");
     let mut table: Vec<Vec<Cell>> = (0..o.classes.len())

@@ -196,7 +196,7 @@ const REFUSED_BY_COMMAND: [(&str, &[&str], &str); 3] = [
         "walks_too_long_for_pushes.xsb",
         &["--engine", "unroll", "FILE"],
         "levels/malformed/walks_too_long_for_pushes.xsb: level 1: the pushes formula is too \
-         big for this level: at the lower bound of",
+         big for this level: one step would hold about",
     ),
 ];
 

@@ -20,7 +20,7 @@ use varisat::{ExtendFormula, Solver};
 
 use crate::encode::EncodingKind;
 use crate::encode::formula::Unrolled;
-use crate::encode::pushes::{MAX_LAYER_VARIABLES, layer_variables};
+use crate::encode::{FORMULA_BUDGET, layered_step_size};
 use crate::engine::Stop;
 use crate::game::Metric;
 use crate::level::Level;
@@ -76,10 +76,13 @@ pub fn certify(
         return Err(format!("the {kind} encoding does not model ice"));
     }
     if kind == EncodingKind::Pushes {
-        let layers = layer_variables(level, &crate::game::player_region(level));
-        if layers > MAX_LAYER_VARIABLES {
+        // The formula, its DIMACS text and the solver are all in memory at once.
+        let step = layered_step_size(level, &crate::game::player_region(level));
+        let size = step.saturating_mul(k as u64 - 1);
+        if size > FORMULA_BUDGET {
             return Err(format!(
-                "the formula would be too large: {layers} reachability variables per step"
+                "the formula would be too big: about {size} variables and clauses (at most \
+                 {FORMULA_BUDGET})"
             ));
         }
     }

@@ -209,6 +209,15 @@ pub enum Decoded {
 /// analysis beside it, a solve stays inside its 2 GiB.
 pub const FORMULA_BUDGET: u64 = 12_000_000;
 
+/// The most variables and clauses of one SAT question's formula (a window of the
+/// shortening, a subgoal) and of one step of an unrolled formula: a quarter of
+/// [`FORMULA_BUDGET`], about 300 MB. Under `anytime` the plan finders run beside a
+/// question; and varisat reads its stop only when it has 8 KiB of proof to write, which
+/// on a formula whose one step is millions of clauses can take a second (a subgoal's
+/// question of one step of 9.4 million variables and clauses answered the stop up to
+/// 1.1 s late).
+pub const QUESTION_BUDGET: u64 = FORMULA_BUDGET / 4;
+
 /// The variables and clauses together that one step of the layered `pushes` encoding
 /// adds to `level`, about: each reachability variable comes with two clauses, and they
 /// are most of a step on any board with room to walk.

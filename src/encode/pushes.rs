@@ -88,11 +88,6 @@ pub struct PushesEncoding {
     goals: HashMap<usize, Lit>,
 }
 
-/// The most reachability variables one step of the layered encoding may add: on a board
-/// of thousands of open cells one step alone would take gigabytes (a layer over the
-/// region for every cell a walk may pass), so the formula is not built there.
-pub const MAX_LAYER_VARIABLES: usize = 4_000_000;
-
 /// The reachability variables one step of the layered encoding adds to `level`, whose
 /// player's region is `region`: a layer over the region for every free cell of it.
 pub fn layer_variables(level: &Level, region: &[bool]) -> usize {

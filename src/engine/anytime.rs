@@ -22,7 +22,7 @@ use super::pdr::{Pdr, Prover};
 use super::push_search::{self, SearchAnswer};
 use super::shorten::shorten;
 use super::subgoals::{GoalByGoal, SubgoalCounts};
-use super::target::{SHARED_BUDGET, pushes_of};
+use super::target::pushes_of;
 use super::{
     About, Engine, Incumbent, Outcome, SatUse, SolveError, Statistics, Stop, StopReason, Task,
     Verdict,
@@ -270,7 +270,7 @@ fn plan_in_turns(
     }
     if techniques.subgoals
         && !task.level.has_ice()
-        && let Some(planner) = GoalByGoal::new(task, &stop, SHARED_BUDGET)
+        && let Some(planner) = GoalByGoal::new(task, &stop)
     {
         planners.push(Turn::ByGoals(Box::new(planner)));
     }

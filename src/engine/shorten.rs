@@ -6,7 +6,7 @@
 //! plan is offered as the new incumbent. Windows slide over the plan, then grow.
 
 use super::push_search::Push;
-use super::target::{Reached, SHARED_BUDGET, fewest_pushes};
+use super::target::{Reached, fewest_pushes};
 use super::{Incumbent, Stop, Task};
 use crate::encode::pushes::Target;
 use crate::game::{Region, plan_from_pushes};
@@ -101,7 +101,7 @@ fn window(
     // Every push moves a box to a cell of the other chessboard colour, so every way
     // between the two positions has the parity of this one.
     let bounds = (2 - pushes % 2, pushes.saturating_sub(2), 2);
-    match fewest_pushes(task, &start, &target, bounds, stop, SHARED_BUDGET) {
+    match fewest_pushes(task, &start, &target, bounds, stop) {
         Reached::Pushes(better) => Some(better),
         Reached::None | Reached::TooBig | Reached::Stopped => None,
     }

@@ -15,7 +15,7 @@ use super::target::{Reached, fewest_pushes};
 use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
 use crate::analysis::{Assignment, packing_order};
 use crate::encode::pushes::Target;
-use crate::encode::{FORMULA_BUDGET, layered_step_size};
+use crate::encode::{QUESTION_BUDGET, layered_step_size};
 use crate::game::Metric;
 use crate::level::{Cell, Level};
 
@@ -50,11 +50,11 @@ impl Engine for Subgoals {
         // A board where one step of the questions' formula does not fit can never be
         // planned: say so before the analysis of the goals.
         let step = layered_step_size(task.level, &task.analysis.region);
-        if step > FORMULA_BUDGET {
+        if step > QUESTION_BUDGET {
             return Err(SolveError::Unsupported(format!(
                 "the pushes formula is too big for this level: one step of a subgoal's \
                  question would hold about {step} variables and clauses, more than the \
-                 {FORMULA_BUDGET} that fit in memory; use --engine finder"
+                 {QUESTION_BUDGET} a question may have; use --engine finder"
             )));
         }
         let (mut answer, counts) = plan_by_subgoals(task, stop);
@@ -126,7 +126,7 @@ impl Link {
 
 /// Plans `task`'s level goal by goal (see the module documentation), checking `stop`.
 pub fn plan_by_subgoals(task: &Task, stop: &Stop) -> (SearchAnswer, SubgoalCounts) {
-    let Some(mut planner) = GoalByGoal::new(task, stop, FORMULA_BUDGET) else {
+    let Some(mut planner) = GoalByGoal::new(task, stop) else {
         return (
             SearchAnswer::Stopped(StopReason::Time),
             SubgoalCounts::default(),
@@ -140,8 +140,6 @@ pub fn plan_by_subgoals(task: &Task, stop: &Stop) -> (SearchAnswer, SubgoalCount
 /// last call left, so the planner can share a core with another one. A question cut
 /// short by the stop is asked again, from its start, by the next call.
 pub struct GoalByGoal {
-    /// The most variables and clauses of one question's formula.
-    budget: u64,
     order: Vec<Cell>,
     assignment: Assignment,
     chain: Vec<Link>,
@@ -150,10 +148,9 @@ pub struct GoalByGoal {
 }
 
 impl GoalByGoal {
-    /// The planner at `task`'s start position, its questions' formulas within `budget`
-    /// variables and clauses; `None` when `stop` says stop before its packing order
-    /// and the goals' distances are ready.
-    pub fn new(task: &Task, stop: &Stop, budget: u64) -> Option<GoalByGoal> {
+    /// The planner at `task`'s start position; `None` when `stop` says stop before
+    /// its packing order and the goals' distances are ready.
+    pub fn new(task: &Task, stop: &Stop) -> Option<GoalByGoal> {
         let level = task.level;
         let order = packing_order(level, &task.analysis.region, stop);
         let assignment = Assignment::until(level, &task.analysis.region, stop)?;
@@ -163,7 +160,6 @@ impl GoalByGoal {
         let start = level.initial_boxes().to_vec();
         let chain = vec![Link::new(start, level.player(), Vec::new(), &order)];
         Some(GoalByGoal {
-            budget,
             assignment,
             order,
             chain,
@@ -208,10 +204,8 @@ impl GoalByGoal {
                 avoid: &link.refused,
             };
             let bounds = (1, MAX_SUBGOAL_PUSHES, 1);
-            match fewest_pushes(task, &start, &target, bounds, stop, self.budget) {
+            match fewest_pushes(task, &start, &target, bounds, stop) {
                 Reached::Stopped => return SearchAnswer::Stopped(StopReason::Time),
-                // The board is too big for the questions: the planner gives up.
-                Reached::TooBig => return SearchAnswer::Stopped(StopReason::GaveUp),
                 Reached::Pushes(pushes) => {
                     let (boxes, player) = after(level, link, &pushes);
                     let cells: Vec<Cell> = (0..boxes.len()).filter(|&c| boxes[c]).collect();
@@ -224,8 +218,9 @@ impl GoalByGoal {
                     let next = Link::new(boxes, player, wanted, &self.order);
                     chain.push(next);
                 }
-                // This goal cannot be filled next from here (within the cap): the next one.
-                Reached::None => {
+                // This goal cannot be filled next from here within the cap, or within a
+                // formula that fits the budget: the next one.
+                Reached::None | Reached::TooBig => {
                     link.next_goals.remove(0);
                 }
             }
@@ -301,7 +296,7 @@ mod tests {
         let text = "#######\n#@    #\n# $$ .#\n#   . #\n#######\n";
         let whole = plan(text);
         on_task(text, |task| {
-            let mut planner = GoalByGoal::new(task, &Stop::never(), FORMULA_BUDGET).unwrap();
+            let mut planner = GoalByGoal::new(task, &Stop::never()).unwrap();
             let past = Stop::new(Some(std::time::Instant::now()));
             assert_eq!(
                 planner.run(task, &past),

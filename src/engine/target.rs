@@ -7,7 +7,7 @@
 use super::push_search::Push;
 use super::{Stop, Task};
 use crate::encode::pushes::{PushesEncoding, Reach, Target};
-use crate::encode::{Decoded, Encoding, FORMULA_BUDGET, layered_step_size};
+use crate::encode::{Decoded, Encoding, QUESTION_BUDGET, layered_step_size};
 use crate::game::{Plan, State, apply_move};
 use crate::level::Level;
 use crate::sat::{Lit, SolveResult};
@@ -27,22 +27,18 @@ pub enum Reached {
     Stopped,
 }
 
-/// The budget of a question asked beside the plan finders (under `anytime`): a quarter
-/// of [`FORMULA_BUDGET`], about 300 MB.
-pub const SHARED_BUDGET: u64 = FORMULA_BUDGET / 4;
-
 /// Asks for the fewest pushes, from `min` up to `max` in steps of `step`, that take
 /// `start` (a level whose position is the one to start from) to `target`, in a formula
-/// of at most `budget` variables and clauses. The formula's analysis is `task`'s,
-/// without the matching potential (a target off the goals allows none).
+/// of at most [`QUESTION_BUDGET`](crate::encode::QUESTION_BUDGET) variables and clauses. The formula's analysis is
+/// `task`'s, without the matching potential (a target off the goals allows none).
 pub fn fewest_pushes(
     task: &Task,
     start: &Level,
     target: &Target,
     (min, max, step): (usize, usize, usize),
     stop: &Stop,
-    budget: u64,
 ) -> Reached {
+    let budget = QUESTION_BUDGET;
     let mut analysis = task.analysis.clone();
     analysis.matching_potential = None;
     let Ok(mut backend) = task.solver.backend(Some(stop.interrupt())) else {

@@ -11,7 +11,9 @@ use super::{
 };
 use crate::analysis::Analysis;
 use crate::encode::ice_moves::{MAX_OUTCOME_CELLS, outcome_cells};
-use crate::encode::{Decoded, Encoding, EncodingKind, FORMULA_BUDGET, layered_step_size};
+use crate::encode::{
+    Decoded, Encoding, EncodingKind, FORMULA_BUDGET, QUESTION_BUDGET, layered_step_size,
+};
 use crate::game::{Metric, Plan};
 use crate::level::Level;
 use crate::sat::{Lit, SatBackend, SolveResult};
@@ -80,20 +82,31 @@ fn solve(
     // A formula that cannot reach the lower bound within the budget can never answer:
     // say so before building it. The layered steps' size is known beforehand; the
     // others' is measured on the first step.
+    // A step bigger than a question's budget is refused too: the solver would read
+    // the stop too seldom (see QUESTION_BUDGET).
     let too_big = |step: u64, base: u64| {
         let at_lower = base.saturating_add(step.saturating_mul(lower.max(1) as u64));
-        (at_lower > FORMULA_BUDGET).then(|| {
-            SolveError::Unsupported(format!(
-                "the {kind} formula is too big for this level: at the lower bound of {lower} \
-                 steps it would hold about {at_lower} variables and clauses, more than the \
-                 {FORMULA_BUDGET} that fit in memory; use {}--engine pdr or astar",
-                if kind == EncodingKind::Pushes {
-                    "--encoding pushes-lazy, or "
-                } else {
-                    ""
-                }
-            ))
-        })
+        let instead = if kind == EncodingKind::Pushes {
+            "--encoding pushes-lazy, or "
+        } else {
+            ""
+        };
+        let why = if step > QUESTION_BUDGET {
+            format!(
+                "one step would hold about {step} variables and clauses, more than {QUESTION_BUDGET}"
+            )
+        } else if at_lower > FORMULA_BUDGET {
+            format!(
+                "at the lower bound of {lower} steps it would hold about {at_lower} variables \
+                 and clauses, more than the {FORMULA_BUDGET} that fit in memory"
+            )
+        } else {
+            return None;
+        };
+        Some(SolveError::Unsupported(format!(
+            "the {kind} formula is too big for this level: {why}; use {instead}--engine pdr \
+             or astar"
+        )))
     };
     if kind == EncodingKind::Pushes
         && let Some(refusal) = too_big(layered_step_size(level, &analysis.region), 0)

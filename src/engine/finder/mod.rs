@@ -222,7 +222,7 @@ pub struct PlanFinder<'a> {
     searches: Option<Vec<Search<'a>>>,
     /// The searches that have not given up, by index; `None` before the first run.
     running: Option<Vec<usize>>,
-    /// Positions a search expands between two readings of the clock.
+    /// Positions a search expands before the next search's turn.
     slice: usize,
     /// The answer of the last search to give up.
     last: SearchAnswer,
@@ -247,10 +247,10 @@ impl<'a> PlanFinder<'a> {
             .into_iter()
             .map(|t| Search::new(task.level, task.analysis, t, limits, stop))
             .collect();
-        // The clock is read between slices, so a slice is shorter when an expansion is
-        // costly (its children and their heuristic grow with the boxes): with a thousand
-        // boxes a whole slice took minutes. Up to 64 boxes, as in every real collection,
-        // it stays `SLICE`.
+        // A slice is shorter when an expansion is costly (its children and their
+        // heuristic grow with the boxes), so that the searches still take turns: with a
+        // thousand boxes a whole slice took minutes. Up to 64 boxes, as in every real
+        // collection, it stays `SLICE`. (The clock is read before every expansion.)
         let slice = match boxes {
             0..=64 => SLICE,
             _ => (SLICE * 64 * 64 / (boxes * boxes)).max(1),
