@@ -204,14 +204,15 @@ fn finished(start: Instant, status: i32, usage: &libc::rusage) -> Measure {
     }
 }
 
-/// How a process ended, in words, from satsoko's exit codes (docs/formats.md).
+/// How a process ended, in words, from satsoko's exit codes (docs/formats.md). The
+/// boards are well formed, so exit 1 is an engine refusing a level too big for it.
 fn ending(exit: i32) -> &'static str {
     match exit {
         0 => "solved",
+        1 => "refused",
         3 => "unsolvable",
         4 => "no plan",
         5 => "timeout",
-        6 => "refused",
         130 => "interrupted",
         _ => "error",
     }

@@ -285,9 +285,8 @@ fn huge_boards_end_soon_after_their_time_limit() {
         ("room.xsb", column(2000, "#     #", "#. $  #"), "pdr"),
         // A line of 4000 ice cells: the analysis of where a pushed box may stop.
         ("ice.xsb", "#@$4000~.#\n".to_string(), "astar"),
-        // XSokoban 4 with a room 35 rows deep: unroll built every step up to the lower
-        // bound before it first asked the clock; now it refuses at once, as the
-        // formula at the lower bound would not fit in memory.
+        // XSokoban 4 with a room 35 rows deep: unroll refuses it before building a
+        // step, as the formula at the lower bound would not fit in memory.
         ("screen4.xsb", screen4_deep, "unroll"),
     ];
     for (name, text, engine) in boards {

@@ -435,6 +435,9 @@ fn every_engine_answers_soon_after_its_limit_on_big_boards() {
                 run.elapsed
             );
         }
+        // A bound below the lower bound needs no formula: no plan, not a refusal.
+        let run = satsoko(&[path, "--engine", "unroll", "--max-steps", "1"]);
+        assert_eq!(run.code, 4, "unroll --max-steps 1 on {layout}: {run:?}");
         // Ctrl-C after a second, with no time limit.
         let run = interrupted_after(&[path, "--json"], Duration::from_secs(1));
         assert_eq!(run.code, 130, "{layout}: {run:?}");

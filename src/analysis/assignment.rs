@@ -74,7 +74,7 @@ impl Assignment {
         let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
         let by_goal: Vec<Vec<u32>> = if level.has_ice() {
             // Boxes slide: the distances of the over-approximated push graph.
-            super::ice::ice_goal_distances(level, region, &goals)
+            super::ice::ice_goal_distances(level, region, &goals, stop)?
         } else {
             let sides = box_sides(level, region);
             (goals.iter())

@@ -10,8 +10,9 @@
 //! boxes stand. A cell a box only slides through is never a place it stands, so it may
 //! be dead and still be crossed on the way to a goal.
 
-use super::distance::bfs;
+use super::distance::{UNREACHABLE, bfs};
 use crate::level::{Cell, Direction, Level};
+use crate::stop::Stop;
 
 /// The cells a box on `cell` pushed in direction `dir` may come to rest on: none if the
 /// player has no room behind it or a wall is in front; the next cell, and on ice every
@@ -42,11 +43,16 @@ struct PushGraph {
 }
 
 impl PushGraph {
-    fn new(level: &Level, region: &[bool]) -> PushGraph {
+    /// The graph, or `None` when `stop` says stop first (a line of n ice cells gives
+    /// each of its cells n stops, so the graph grows faster than the board).
+    fn until(level: &Level, region: &[bool], stop: &Stop) -> Option<PushGraph> {
         let n = level.cell_count();
         let mut forward = vec![Vec::new(); n];
         let mut backward = vec![Vec::new(); n];
         for cell in (0..n).filter(|&c| region[c]) {
+            if cell % 256 == 0 && stop.should_stop() {
+                return None;
+            }
             let stops: &mut Vec<Cell> = &mut forward[cell];
             for dir in Direction::ALL {
                 stops.extend(slide_stops(level, cell, dir));
@@ -59,7 +65,7 @@ impl PushGraph {
                 backward[to].push(cell);
             }
         }
-        PushGraph { forward, backward }
+        Some(PushGraph { forward, backward })
     }
 }
 
@@ -73,9 +79,18 @@ pub struct IceDistances {
 }
 
 /// The distances of an ice level over the cells of `region`, towards its goals and from
-/// the boxes `boxes`.
-pub fn ice_distances(level: &Level, region: &[bool], boxes: &[Cell]) -> IceDistances {
-    let graph = PushGraph::new(level, region);
+/// the boxes `boxes`. When `stop` says stop first, every cell of `region` gets 0: the
+/// weakest bound, which prunes nothing and claims nothing.
+pub fn ice_distances(level: &Level, region: &[bool], boxes: &[Cell], stop: &Stop) -> IceDistances {
+    let Some(graph) = PushGraph::until(level, region, stop) else {
+        let trivial: Vec<u32> = (region.iter())
+            .map(|&r| if r { 0 } else { UNREACHABLE })
+            .collect();
+        return IceDistances {
+            pushes_to_goal: trivial.clone(),
+            pushes_from_boxes: trivial,
+        };
+    };
     let goals = level.goal_cells().filter(|&g| region[g]);
     IceDistances {
         pushes_to_goal: bfs(level, goals, |c, out| out.extend(&graph.backward[c])),
@@ -88,11 +103,18 @@ pub fn ice_distances(level: &Level, region: &[bool], boxes: &[Cell]) -> IceDista
 /// For each goal of `goals`, the pushes a box at each cell needs at least to reach that
 /// goal in the over-approximated push graph (`UNREACHABLE` where it cannot): the
 /// per-goal distances of the assignment of boxes to goals on ice.
-pub fn ice_goal_distances(level: &Level, region: &[bool], goals: &[Cell]) -> Vec<Vec<u32>> {
-    let graph = PushGraph::new(level, region);
-    goals
-        .iter()
-        .map(|&g| bfs(level, [g], |c, out| out.extend(&graph.backward[c])))
+/// `None` when `stop` says stop first.
+pub fn ice_goal_distances(
+    level: &Level,
+    region: &[bool],
+    goals: &[Cell],
+    stop: &Stop,
+) -> Option<Vec<Vec<u32>>> {
+    let graph = PushGraph::until(level, region, stop)?;
+    (goals.iter())
+        .map(|&g| {
+            (!stop.should_stop()).then(|| bfs(level, [g], |c, out| out.extend(&graph.backward[c])))
+        })
         .collect()
 }
 
@@ -127,7 +149,7 @@ mod tests {
         let l = level("#######\n#     #\n#@$~~ #\n#  .  #\n#######\n");
         let region = player_region(&l);
         let boxes: Vec<Cell> = l.box_cells().collect();
-        let d = ice_distances(&l, &region, &boxes);
+        let d = ice_distances(&l, &region, &boxes, &Stop::never());
         assert_eq!(d.pushes_to_goal[boxes[0]], 2);
         assert_eq!(
             d.pushes_from_boxes[l.neighbor(boxes[0], Direction::Right)],

@@ -94,7 +94,7 @@ impl Analysis {
         // of [`ice`]; the player's walks slide too, which the floor-only walking
         // distances do not follow, so those stay trivial there.
         let boxes_in_region: Vec<Cell> = level.box_cells().filter(|&b| region[b]).collect();
-        let ice_distances = ice.then(|| ice::ice_distances(level, &region, &boxes_in_region));
+        let ice_distances = ice.then(|| ice::ice_distances(level, &region, &boxes_in_region, stop));
         let pushes_to_goal = match &ice_distances {
             Some(d) => d.pushes_to_goal.clone(),
             None => push_distances_to_goals_walking(level, &region),

@@ -167,9 +167,8 @@ fn ways_out(
                     if most == 1 && !level.is_goal(p) {
                         // The first way out is one of the fewest pulls: every state
                         // still queued costs at least `cost`, and leaving the goals
-                        // takes a pull more. Without this the walks of the whole
-                        // region were searched for every goal, every time a goal
-                        // was taken out.
+                        // takes a pull more; searching on would walk the whole
+                        // region for every goal, each time a goal is taken out.
                         return vec![entry_from(level, &reached, (p, beyond))];
                     }
                     queue.push_back((p, beyond));

@@ -204,18 +204,14 @@ pub enum Decoded {
 
 /// The most variables and clauses, together, that an engine lets a formula grow to.
 /// varisat holds about 100 bytes per variable and per clause (under `unroll`, XSokoban
-/// 20 reached 9.8 million variables and 21.1 million clauses in 2.85 GB, level 40 3.5
-/// and 7.3 million in 1.1 GB), so a formula this size takes about 1.2 GB: with the
-/// analysis beside it, a solve stays inside its 2 GiB.
+/// 40 holds 3.5 million variables and 7.3 million clauses in 1.1 GB), so a formula this
+/// size takes about 1.2 GB: with the analysis beside it, a solve stays inside its 2 GiB.
 pub const FORMULA_BUDGET: u64 = 12_000_000;
 
 /// The most variables and clauses of one SAT question's formula (a window of the
 /// shortening, a subgoal) and of one step of an unrolled formula: a quarter of
-/// [`FORMULA_BUDGET`], about 300 MB. Under `anytime` the plan finders run beside a
-/// question; and varisat reads its stop only when it has 8 KiB of proof to write, which
-/// on a formula whose one step is millions of clauses can take a second (a subgoal's
-/// question of one step of 9.4 million variables and clauses answered the stop up to
-/// 1.1 s late).
+/// [`FORMULA_BUDGET`], about 300 MB, since under `anytime` the plan finders run beside
+/// a question.
 pub const QUESTION_BUDGET: u64 = FORMULA_BUDGET / 4;
 
 /// The variables and clauses together that one step of the layered `pushes` encoding

@@ -1,5 +1,5 @@
-//! Every position a best-first search over pushes has stored (the plan finder's and
-//! `pdr`'s), in arrays indexed by node: the box cells, the name of the player's place,
+//! Every position a best-first search over pushes has stored (the plan finder's,
+//! `pdr`'s and `astar`'s), in arrays indexed by node: the box cells, the name of the player's place,
 //! the node it was reached from and how. A position is found again by its hash
 //! (Zobrist keys of its boxes, marked by the player's name) in an open-addressing
 //! table of node ids, which keeps no hashes: a node's hash is computed again from its

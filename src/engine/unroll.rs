@@ -108,11 +108,6 @@ fn solve(
              or astar"
         )))
     };
-    if kind == EncodingKind::Pushes
-        && let Some(refusal) = too_big(layered_step_size(level, &analysis.region), 0)
-    {
-        return Err(refusal);
-    }
     let metric = kind.metric();
     let mut cuts = 0;
     let finish = |verdict, backend: &dyn SatBackend, cuts: usize| {
@@ -128,6 +123,12 @@ fn solve(
     if lower > last {
         let verdict = Verdict::NoPlan { bound: last };
         return Ok(finish(verdict, backend.as_ref(), cuts));
+    }
+    // Refused before the formula is built, but after the answer that needs none.
+    if kind == EncodingKind::Pushes
+        && let Some(refusal) = too_big(layered_step_size(level, &analysis.region), 0)
+    {
+        return Err(refusal);
     }
     let mut encoding = kind.build(level, analysis, backend.as_mut());
     let parity = kind.parity(analysis);

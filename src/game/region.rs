@@ -89,8 +89,8 @@ impl Region {
             return smallest;
         }
         // The fill's queue holds every cell it reached; list its steps backwards, by
-        // the cell each leads to (linked lists: no sort, which on a big board of ice
-        // cost most of a search's time).
+        // the cell each leads to, in linked lists: a sort would cost most of a
+        // search's time on a big board of ice.
         const NONE: u32 = u32::MAX;
         let stamp = self.stamp;
         if self.back_stamp_of.len() != self.stamp_of.len() {

@@ -5,8 +5,16 @@
 //! format (the one that allows assumptions) into a sink that discards it and fails when
 //! the interrupt says stop. The solver cannot be used after that, which is all a
 //! stopped engine needs.
+//!
+//! The proof is written through an 8 KiB buffer, so the sink is asked only when the
+//! buffer fills. On a big formula, where each conflict is slow, that can be seconds
+//! apart. So a long solve call runs on a thread of its own while the caller polls the
+//! interrupt every few milliseconds; once it says stop, the caller answers Unknown at
+//! once and leaves the solver to its thread, which drops it at the sink's next write.
 
 use std::io;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use varisat::ExtendFormula;
 use varisat::solver::ProofFormat;
@@ -15,7 +23,11 @@ use super::{ClauseSink, Counter, Interrupt, Lit, SatBackend, SolveResult, Solver
 
 /// varisat behind [`SatBackend`].
 pub struct VarisatBackend {
-    solver: varisat::Solver<'static>,
+    /// `None` only after an interrupted solve left the solver to its thread.
+    solver: Option<Lent>,
+    interrupt: Option<Interrupt>,
+    /// Whether the last solve call was long enough that the next goes to a thread.
+    last_was_long: bool,
     counter: Counter,
     model: Vec<bool>,
     assumptions_used: bool,
@@ -23,7 +35,28 @@ pub struct VarisatBackend {
     buffer: Vec<varisat::Lit>,
     /// Set once a solve call was interrupted: the solver is unusable after that.
     interrupted: bool,
+    /// Why the last solve call failed, when it was not stopped.
+    failure: Option<String>,
 }
+
+/// The solver, so that it can be moved to the thread of a long solve call.
+struct Lent(varisat::Solver<'static>);
+
+// SAFETY: `Solver` is not `Send` only because it can hold boxed trait objects: a proof
+// writer and proof processors. The only writer it ever holds here is `StopSink`, whose
+// interrupt is `Send + Sync`, and no processor or self-check is ever added; everything
+// else in it is owned data. The solver is used by one thread at a time: the caller
+// gives it away for the call and takes it back from the channel (or never again).
+unsafe impl Send for Lent {}
+
+/// A formula at least this big (variables plus clauses) is solved on a thread of its own.
+const LONG_SOLVE_SIZE: u64 = 100_000;
+
+/// A solve call at least this long makes the next one go to a thread of its own too.
+const LONG_SOLVE_TIME: Duration = Duration::from_millis(20);
+
+/// How often the caller of a solve call on a thread asks the interrupt.
+const POLL: Duration = Duration::from_millis(5);
 
 /// A proof sink that keeps nothing and fails once the interrupt answers true.
 struct StopSink(Interrupt);
@@ -63,8 +96,8 @@ impl VarisatBackend {
     /// A new empty solver whose solve calls stop soon after `interrupt` answers true.
     pub fn with_interrupt(interrupt: Option<Interrupt>) -> VarisatBackend {
         let mut solver = varisat::Solver::new();
-        if let Some(interrupt) = interrupt {
-            solver.write_proof(StopSink(interrupt), ProofFormat::Varisat);
+        if let Some(interrupt) = &interrupt {
+            solver.write_proof(StopSink(interrupt.clone()), ProofFormat::Varisat);
         }
         let mut config = varisat::config::SolverConfigUpdate::new();
         config.vsids_decay = Some(VSIDS_DECAY);
@@ -72,13 +105,54 @@ impl VarisatBackend {
             .config(&config)
             .expect("the decay is inside varisat's range 0.5..1.0");
         VarisatBackend {
-            solver,
+            solver: Some(Lent(solver)),
+            interrupt,
+            last_was_long: false,
             counter: Counter::default(),
             model: Vec::new(),
             assumptions_used: true,
             failed: Vec::new(),
             buffer: Vec::new(),
             interrupted: false,
+            failure: None,
+        }
+    }
+}
+
+impl VarisatBackend {
+    /// Solves on a thread of its own, polling `interrupt`. `None` when it said stop
+    /// first: the solver is then left to the thread.
+    fn solve_on_a_thread(
+        &mut self,
+        interrupt: &(dyn Fn() -> bool + Send + Sync),
+    ) -> Option<Result<bool, ()>> {
+        let mut lent = self.solver.take()?;
+        let (answers, answer) = mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("varisat".into())
+            .spawn(move || {
+                let result = lent.0.solve().map_err(|_| ());
+                // The caller may have gone: then the solver is dropped here.
+                let _ = answers.send((lent, result));
+            });
+        if let Err(error) = thread {
+            // The closure, and the solver with it, is gone.
+            self.failure = Some(format!("could not start a thread for varisat: {error}"));
+            return None;
+        }
+        loop {
+            match answer.recv_timeout(POLL) {
+                Ok((lent, result)) => {
+                    self.solver = Some(lent);
+                    return Some(result);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if interrupt() {
+                        return None;
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+            }
         }
     }
 }
@@ -96,7 +170,9 @@ impl ClauseSink for VarisatBackend {
         self.counter.clauses += 1;
         self.buffer.clear();
         self.buffer.extend(clause.iter().map(|&l| to_varisat(l)));
-        self.solver.add_clause(&self.buffer);
+        if let Some(Lent(solver)) = &mut self.solver {
+            solver.add_clause(&self.buffer);
+        }
     }
 }
 
@@ -109,17 +185,39 @@ impl SatBackend for VarisatBackend {
         if self.interrupted {
             return SolveResult::Unknown;
         }
+        let Some(Lent(solver)) = &mut self.solver else {
+            return SolveResult::Unknown;
+        };
         // The buffers are reused: search engines ask many small questions.
         self.buffer.clear();
         self.buffer
             .extend(assumptions.iter().map(|&l| to_varisat(l)));
-        self.solver.assume(&self.buffer);
-        match self.solver.solve() {
+        solver.assume(&self.buffer);
+        let size = self.counter.variables as u64 + self.counter.clauses;
+        let started = Instant::now();
+        let answer = match &self.interrupt {
+            Some(interrupt) if self.last_was_long || size >= LONG_SOLVE_SIZE => {
+                let interrupt = interrupt.clone();
+                match self.solve_on_a_thread(&*interrupt) {
+                    Some(answer) => answer,
+                    None => {
+                        self.interrupted = true;
+                        return SolveResult::Unknown;
+                    }
+                }
+            }
+            _ => solver.solve().map_err(|_| ()),
+        };
+        self.last_was_long = started.elapsed() >= LONG_SOLVE_TIME;
+        let Some(Lent(solver)) = &mut self.solver else {
+            return SolveResult::Unknown;
+        };
+        match answer {
             Ok(true) => {
                 self.model.clear();
                 self.model
                     .resize(self.counter.variables as usize + 1, false);
-                for l in self.solver.model().unwrap_or_default() {
+                for l in solver.model().unwrap_or_default() {
                     let i = l.var().to_dimacs() as usize;
                     if i < self.model.len() {
                         self.model[i] = l.is_positive();
@@ -129,7 +227,7 @@ impl SatBackend for VarisatBackend {
             }
             Ok(false) => {
                 self.failed.clear();
-                let core = self.solver.failed_core().unwrap_or_default();
+                let core = solver.failed_core().unwrap_or_default();
                 self.failed.extend(
                     core.iter()
                         .map(|l| Lit::from_dimacs(l.to_dimacs() as i32).expect("not 0")),
@@ -160,6 +258,10 @@ impl SatBackend for VarisatBackend {
     fn stats(&self) -> SolverStats {
         self.counter.stats()
     }
+
+    fn failure(&self) -> Option<String> {
+        self.failure.clone()
+    }
 }
 
 #[cfg(test)]
@@ -180,5 +282,39 @@ mod tests {
         crate::sat::conformance::interrupt_stops_a_hard_solve(&mut |i| {
             Box::new(VarisatBackend::with_interrupt(Some(i)))
         });
+    }
+
+    /// A backend whose every solve call runs on a thread of its own.
+    fn on_a_thread(interrupt: Interrupt) -> VarisatBackend {
+        let mut backend = VarisatBackend::with_interrupt(Some(interrupt));
+        backend.last_was_long = true;
+        backend
+    }
+
+    #[test]
+    fn solves_on_a_thread_as_in_place() {
+        crate::sat::conformance::incremental_assumptions(&mut on_a_thread(std::sync::Arc::new(
+            || false,
+        )));
+        crate::sat::conformance::interrupt_stops_a_hard_solve(&mut |i| Box::new(on_a_thread(i)));
+    }
+
+    #[test]
+    fn a_solve_on_a_thread_stops_when_asked_midway() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let asked = stop.clone();
+        let mut backend = on_a_thread(std::sync::Arc::new(move || asked.load(Ordering::Relaxed)));
+        // Twelve pigeons in eleven holes take varisat far longer than this test.
+        crate::sat::cnf::tests::pigeonhole(&mut backend, 12, 11);
+        let raiser = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            stop.store(true, Ordering::Relaxed);
+        });
+        assert_eq!(backend.solve(&[]), SolveResult::Unknown);
+        assert_eq!(backend.failure(), None);
+        // Stopped for good: later calls answer at once.
+        assert_eq!(backend.solve(&[]), SolveResult::Unknown);
+        raiser.join().unwrap();
     }
 }

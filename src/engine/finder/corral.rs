@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use crate::analysis::{Analysis, frozen_off_goal};
 use crate::game::Region;
 use crate::level::{Cell, Direction, Level};
+use crate::stop::Stop;
 
 /// Positions one check may visit before it gives up (and calls the corral open).
 const LIMIT: usize = 2_000;
@@ -31,11 +32,13 @@ pub struct Corrals {
     pub checks: u64,
     /// Of the checks, those that proved a deadlock.
     pub deadlocks: u64,
+    /// A check's search gives up (answers "opens") when this says stop.
+    stop: Stop,
 }
 
 impl Corrals {
-    /// Buffers for `level`.
-    pub fn new(level: &Level) -> Corrals {
+    /// Buffers for `level`; each check reads `stop`.
+    pub fn new(level: &Level, stop: Stop) -> Corrals {
         Corrals {
             region: Region::new(level),
             corral: vec![0; level.cell_count()],
@@ -45,6 +48,7 @@ impl Corrals {
             open: HashSet::new(),
             checks: 0,
             deadlocks: 0,
+            stop,
         }
     }
 
@@ -203,19 +207,14 @@ impl Corrals {
             return false;
         }
         self.checks += 1;
-        let goals_inside: Vec<Cell> = cells
-            .iter()
-            .copied()
-            .filter(|&c| level.is_goal(c))
-            .collect();
         let dead = !search_opens(
             level,
             analysis,
             fence,
             player,
             cells,
-            &goals_inside,
             &mut self.region,
+            &self.stop,
         );
         if dead {
             self.deadlocks += 1;
@@ -229,21 +228,28 @@ impl Corrals {
 
 /// Whether pushes of the fence boxes alone (starting on `fence`, the player on
 /// `player`) can open the corral of `cells`: the player steps into it, or every fence
-/// box stands on a goal and no goal of the corral (`goals_inside`) is empty. A search
-/// that hits its cap answers yes.
+/// box stands on a goal and no goal of the corral is empty. A search
+/// that hits its cap, or is stopped, answers yes.
 fn search_opens(
     level: &Level,
     analysis: &Analysis,
     fence: &[u16],
     player: Cell,
     cells: &[Cell],
-    goals_inside: &[Cell],
     region: &mut Region,
+    stop: &Stop,
 ) -> bool {
+    let goals_inside: Vec<Cell> = (cells.iter().copied())
+        .filter(|&c| level.is_goal(c))
+        .collect();
     let mut mask = vec![false; level.cell_count()];
     let mut seen: HashSet<(Vec<u16>, Cell)> = HashSet::new();
     let mut stack: Vec<(Vec<u16>, Cell)> = vec![(fence.to_vec(), player)];
     while let Some((boxes, player)) = stack.pop() {
+        // Each step fills the player's region: on a big board, many are slow.
+        if seen.len() % 64 == 63 && stop.should_stop() {
+            return true;
+        }
         for &b in &boxes {
             mask[b as usize] = true;
         }

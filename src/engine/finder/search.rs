@@ -124,7 +124,7 @@ impl<'a> Search<'a> {
             frontier: Frontier::new(features.cells(), techniques.rotation),
             features,
             assignment,
-            corrals: Corrals::new(level),
+            corrals: Corrals::new(level, stop.clone()),
             floor,
             mask: (0..cells)
                 .map(|c| level.has_initial_box(c) && !analysis.region[c])
