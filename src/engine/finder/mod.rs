@@ -226,6 +226,11 @@ pub struct PlanFinder<'a> {
     slice: usize,
     /// The answer of the last search to give up.
     last: SearchAnswer,
+    /// Positions stored and expanded by searches already given up and released.
+    released: FinderStats,
+    /// The positions the last search released had been allowed.
+    #[cfg(test)]
+    last_share: usize,
 }
 
 impl<'a> PlanFinder<'a> {
@@ -260,6 +265,9 @@ impl<'a> PlanFinder<'a> {
             running: None,
             slice,
             last: SearchAnswer::Stopped(StopReason::GaveUp),
+            released: FinderStats::default(),
+            #[cfg(test)]
+            last_share: 0,
         }
     }
 
@@ -292,7 +300,22 @@ impl<'a> PlanFinder<'a> {
                     None => i += 1,
                     Some(answer @ SearchAnswer::Stopped(_)) => {
                         self.last = answer;
-                        running.remove(i);
+                        let k = running.remove(i);
+                        // The searches share one budget: a search that gives up (often
+                        // the PI-corral search, within seconds) passes its memory on.
+                        self.released.positions += searches[k].positions() as u64;
+                        self.released.expanded += searches[k].expanded;
+                        let freed = searches[k].release();
+                        #[cfg(test)]
+                        {
+                            self.last_share = freed;
+                        }
+                        if !running.is_empty() {
+                            let each = freed / running.len();
+                            for &j in running.iter() {
+                                searches[j].grant(each);
+                            }
+                        }
                     }
                     Some(answer) => {
                         running.clear();
@@ -309,8 +332,9 @@ impl<'a> PlanFinder<'a> {
     pub fn stats(&self) -> FinderStats {
         let searches = self.searches.as_deref().unwrap_or_default();
         FinderStats {
-            positions: searches.iter().map(|s| s.positions() as u64).sum(),
-            expanded: searches.iter().map(|s| s.expanded).sum(),
+            positions: self.released.positions
+                + searches.iter().map(|s| s.positions() as u64).sum::<u64>(),
+            expanded: self.released.expanded + searches.iter().map(|s| s.expanded).sum::<u64>(),
         }
     }
 }
@@ -390,6 +414,31 @@ mod tests {
         for one in [no_portfolio, no_pi] {
             assert_eq!(one.split(), (one, None));
         }
+    }
+
+    #[test]
+    fn a_search_that_gives_up_passes_its_memory_on() {
+        // Unsolvable, though no static test sees it: each search runs out of
+        // positions. The one that gives up first hands its share to the other.
+        let text = "########\n###  $.#\n#  #$  #\n#   $. #\n#   +  #\n#      #\n########\n";
+        on_task(text, |task| {
+            let mut finder = PlanFinder::new(task, &Techniques::ALL, MEMORY, &Stop::never());
+            let share = finder.searches.as_ref().unwrap()[0].allowed();
+            assert_eq!(finder.searches.as_ref().unwrap().len(), 2);
+            let answer = finder.run(&Stop::never());
+            assert!(!matches!(answer, SearchAnswer::Plan(_)), "{answer:?}");
+            // Both skip positions (tunnel macros, corrals), so both give up and are
+            // released; the second had its own share and the first one's.
+            let searches = finder.searches.as_ref().unwrap();
+            assert!(
+                searches
+                    .iter()
+                    .all(|s| s.allowed() == 0 && s.positions() == 0)
+            );
+            assert_eq!(finder.last_share, 2 * share);
+            // Their positions are still counted.
+            assert!(finder.stats().positions > 0);
+        });
     }
 
     #[test]

@@ -148,6 +148,29 @@ impl<'a> Search<'a> {
         self.arena.len()
     }
 
+    /// Gives back the memory of a search that is over (its positions, its queue, its
+    /// corral results) and answers the positions it was allowed, for another search
+    /// to take. The search must not run again.
+    pub fn release(&mut self) -> usize {
+        let cells = self.level.cell_count();
+        self.arena = Arena::new(0, cells);
+        self.frontier = Frontier::new(self.features.cells(), self.techniques.rotation);
+        self.switches = Vec::new();
+        self.corrals = Corrals::new(self.level, Stop::never());
+        std::mem::take(&mut self.max_positions)
+    }
+
+    /// The positions the search may store.
+    #[cfg(test)]
+    pub fn allowed(&self) -> usize {
+        self.max_positions
+    }
+
+    /// Lets the search store `more` positions beyond its share.
+    pub fn grant(&mut self, more: usize) {
+        self.max_positions += more;
+    }
+
     /// Stores the start position; `Some` answer when the search is over before it
     /// begins (no assignment of boxes to goals exists).
     pub fn start(&mut self) -> Option<SearchAnswer> {
