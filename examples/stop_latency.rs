@@ -92,9 +92,12 @@ fn options() -> Result<Options, String> {
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
-        if flag == "--sigint" || flag == "--analysis" {
-            o.sigint |= flag == "--sigint";
-            o.analysis |= flag == "--analysis";
+        if let Some(switch) = match flag.as_str() {
+            "--sigint" => Some(&mut o.sigint),
+            "--analysis" => Some(&mut o.analysis),
+            _ => None,
+        } {
+            *switch = true; // a switch takes no value
             continue;
         }
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;

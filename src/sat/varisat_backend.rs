@@ -23,7 +23,8 @@ use super::{ClauseSink, Counter, Interrupt, Lit, SatBackend, SolveResult, Solver
 
 /// varisat behind [`SatBackend`].
 pub struct VarisatBackend {
-    /// `None` only after an interrupted solve left the solver to its thread.
+    /// `None` once a solve call was interrupted: the solver is unusable after that
+    /// (or was left to the thread of its call).
     solver: Option<Lent>,
     interrupt: Option<Interrupt>,
     /// Whether the last solve call was long enough that the next goes to a thread.
@@ -33,8 +34,6 @@ pub struct VarisatBackend {
     assumptions_used: bool,
     failed: Vec<Lit>,
     buffer: Vec<varisat::Lit>,
-    /// Set once a solve call was interrupted: the solver is unusable after that.
-    interrupted: bool,
     /// Why the last solve call failed, when it was not stopped.
     failure: Option<String>,
 }
@@ -113,7 +112,6 @@ impl VarisatBackend {
             assumptions_used: true,
             failed: Vec::new(),
             buffer: Vec::new(),
-            interrupted: false,
             failure: None,
         }
     }
@@ -182,9 +180,6 @@ impl SatBackend for VarisatBackend {
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
-        if self.interrupted {
-            return SolveResult::Unknown;
-        }
         let Some(Lent(solver)) = &mut self.solver else {
             return SolveResult::Unknown;
         };
@@ -200,10 +195,7 @@ impl SatBackend for VarisatBackend {
                 let interrupt = interrupt.clone();
                 match self.solve_on_a_thread(&*interrupt) {
                     Some(answer) => answer,
-                    None => {
-                        self.interrupted = true;
-                        return SolveResult::Unknown;
-                    }
+                    None => return SolveResult::Unknown,
                 }
             }
             _ => solver.solve().map_err(|_| ()),
@@ -236,7 +228,7 @@ impl SatBackend for VarisatBackend {
                 SolveResult::Unsat
             }
             Err(_) => {
-                self.interrupted = true;
+                self.solver = None;
                 SolveResult::Unknown
             }
         }
