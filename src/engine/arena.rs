@@ -1,10 +1,12 @@
 //! Every position a best-first search over pushes has stored (the plan finder's,
-//! `pdr`'s and `astar`'s), in arrays indexed by node: the box cells, the name of the player's place,
-//! the node it was reached from and how. A position is found again by its hash
-//! (Zobrist keys of its boxes, marked by the player's name) in an open-addressing
-//! table of node ids, which keeps no hashes: a node's hash is computed again from its
-//! boxes when the table grows. Each node costs about 30 bytes plus two per box
-//! (the table at most half full).
+//! `pdr`'s and `astar`'s), in arrays indexed by node: the box cells, the name of the
+//! player's place, the node it was reached from and how. A cell is stored as its rank
+//! among the cells a row can hold, in one byte on levels of up to 256 floor cells (every
+//! level of XSokoban), else two. A position is found again by its hash (Zobrist keys of
+//! its boxes, marked by the player's name) in an open-addressing table of node ids,
+//! which keeps no hashes: a node's hash is computed again from its boxes when the table
+//! grows. With its arrays reserved ([`Arena::reserve`]) a node costs about 19 bytes
+//! plus one per box and one for the player (the table at most 3/4 full).
 
 use crate::engine::push_search::Push;
 use crate::engine::table::Zobrist;
@@ -79,50 +81,132 @@ impl Step {
     }
 }
 
-/// An empty slot of the table.
-const EMPTY: u32 = u32::MAX;
+/// An empty slot of the table (slots hold node ids plus one, so that a new table is
+/// all zeros: memory the system hands out untouched).
+const EMPTY: u32 = 0;
+
+/// The table's fill at most, in eighths: linear probing stays short up to about 3/4,
+/// and each slot costs 5 bytes.
+const FILL_EIGHTHS: usize = 6;
 
 /// The stored positions.
 pub struct Arena {
     /// Boxes per position (the boxes that can move).
     n: usize,
-    /// Per node its `n` box cells and its player's name after them (one place in
-    /// memory, so that finding a node touches one line).
-    boxes: Vec<u16>,
+    /// Bytes per stored cell: 1 when every cell a row can hold has a code below 256 (a
+    /// level of up to 256 floor cells), else 2.
+    width: usize,
+    /// Per cell its code (its rank among the cells a row can hold), and per code its cell.
+    code: Vec<u16>,
+    cell: Vec<u16>,
+    /// Per node the codes of its `n` box cells and its player's name after them, `width`
+    /// bytes each (one place in memory, so that finding a node touches one line).
+    rows: Vec<u8>,
     parent: Vec<u32>,
     step: Vec<Step>,
-    /// The table: node ids by their hash, linear probing, at most half full; beside
-    /// each slot eight bits of its node's hash, so that a probe seldom reads a node
-    /// that is not the one looked for.
+    /// The table: node ids (plus one) by their hash, linear probing, at most
+    /// [`FILL_EIGHTHS`] full; beside each slot eight bits of its node's hash, so that a
+    /// probe seldom reads a node that is not the one looked for.
     slots: Vec<u32>,
     tags: Vec<u8>,
+    /// The nodes [`Arena::reserve`] made room for: the table's final size.
+    planned: usize,
     zobrist: Zobrist,
 }
 
 impl Arena {
-    /// An empty arena for positions of `n` boxes on a level of `cells` cells.
-    pub fn new(n: usize, cells: usize) -> Arena {
+    /// An empty arena for positions of `n` boxes on a level of `cells` cells, whose
+    /// rows only hold the cells marked in `held` (boxes' cells and players' names).
+    pub fn new(n: usize, cells: usize, held: &[bool]) -> Arena {
+        let cell: Vec<u16> = (0..cells).filter(|&c| held[c]).map(|c| c as u16).collect();
+        let mut code = vec![u16::MAX; cells];
+        for (k, &c) in cell.iter().enumerate() {
+            code[c as usize] = k as u16;
+        }
         Arena {
             n,
-            boxes: Vec::new(),
+            width: Self::cell_bytes(held),
+            code,
+            cell,
+            rows: Vec::new(),
             parent: Vec::new(),
             step: Vec::new(),
             slots: vec![EMPTY; 16],
             tags: vec![0; 16],
+            planned: 0,
             zobrist: Zobrist::new(cells),
         }
     }
 
+    /// The bytes a stored cell takes in an arena whose rows hold the cells marked in
+    /// `held`.
+    pub fn cell_bytes(held: &[bool]) -> usize {
+        if held.iter().filter(|&&h| h).count() <= 256 {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// Makes room for `positions` nodes in all: the arrays take that capacity at once
+    /// (the system commits pages only as they fill), so that none doubles on the way
+    /// (a doubling holds both copies for a moment), and the table grows to the size
+    /// that holds them at most [`FILL_EIGHTHS`] full, not to the next power of two.
+    pub fn reserve(&mut self, positions: usize) {
+        reserve_total(&mut self.rows, positions * (self.n + 1) * self.width);
+        reserve_total(&mut self.parent, positions);
+        reserve_total(&mut self.step, positions);
+        self.planned = self.planned.max(positions);
+    }
+
+    /// The bytes a node costs once its arrays are reserved, table included.
+    pub fn bytes_per_node(&self) -> usize {
+        (self.n + 1) * self.width + 4 + std::mem::size_of::<Step>() + 5 * 8 / FILL_EIGHTHS
+    }
+
+    /// The table size that holds `positions` nodes.
+    fn table_size(positions: usize) -> usize {
+        (positions * 8 / FILL_EIGHTHS + 1).max(16)
+    }
+
+    /// The size of the table after the one of `size` slots: twice as large, or the
+    /// planned size if that is at most four times as large.
+    fn next_size(&self, size: usize) -> usize {
+        let planned = Self::table_size(self.planned);
+        if planned > size && planned <= 4 * size {
+            planned
+        } else {
+            2 * size
+        }
+    }
+
+    /// The row of node `id`.
+    fn row(&self, id: u32) -> &[u8] {
+        let len = (self.n + 1) * self.width;
+        let at = id as usize * len;
+        &self.rows[at..at + len]
+    }
+
+    /// The cell of the `k`-th value of a row.
+    fn value(&self, row: &[u8], k: usize) -> u16 {
+        let code = match self.width {
+            1 => row[k] as usize,
+            _ => u16::from_le_bytes([row[2 * k], row[2 * k + 1]]) as usize,
+        };
+        self.cell[code]
+    }
+
     /// The box cells of node `id`, sorted.
-    pub fn boxes(&self, id: u32) -> &[u16] {
-        let at = id as usize * (self.n + 1);
-        &self.boxes[at..at + self.n]
+    pub fn boxes(&self, id: u32) -> Vec<u16> {
+        let row = self.row(id);
+        (0..self.n).map(|k| self.value(row, k)).collect()
     }
 
     /// The hash of node `id`'s boxes alone (the searches' [`Zobrist`] keys: the same
     /// for every table of a level).
     pub fn box_hash(&self, id: u32) -> u64 {
-        (self.boxes(id).iter()).fold(0, |h, &c| h ^ self.zobrist.key(c as Cell))
+        let row = self.row(id);
+        (0..self.n).fold(0, |h, k| h ^ self.zobrist.key(self.value(row, k) as Cell))
     }
 
     /// The Zobrist keys of the level, which the searches hash their positions with.
@@ -137,7 +221,7 @@ impl Arena {
 
     /// The name of node `id`'s player region.
     pub fn player(&self, id: u32) -> Cell {
-        self.boxes[id as usize * (self.n + 1) + self.n] as Cell
+        self.value(self.row(id), self.n) as Cell
     }
 
     /// How node `id` was reached.
@@ -155,40 +239,60 @@ impl Arena {
         self.parent.is_empty()
     }
 
-    /// The first slot to probe for `hash`, and its tag.
+    /// The first slot to probe for `hash` (its high bits scaled to the table, of any
+    /// size), and its tag (its low bits).
     fn home(&self, hash: u64) -> (usize, u8) {
-        ((hash as usize) & (self.slots.len() - 1), (hash >> 56) as u8)
+        let slot = ((hash as u128 * self.slots.len() as u128) >> 64) as usize;
+        (slot, hash as u8)
+    }
+
+    /// The slot after `slot`, wrapping around.
+    fn next(&self, slot: usize) -> usize {
+        if slot + 1 == self.slots.len() {
+            0
+        } else {
+            slot + 1
+        }
     }
 
     /// The node with these boxes and player name, if stored (`hash`: its full hash).
     pub fn find(&self, hash: u64, boxes: &[u16], player: Cell) -> Option<u32> {
         let (mut slot, tag) = self.home(hash);
-        let width = self.n + 1;
         loop {
             let id = self.slots[slot];
             if id == EMPTY {
                 return None;
             }
             if self.tags[slot] == tag {
-                let at = id as usize * width;
-                let stored = &self.boxes[at..at + width];
-                if stored[self.n] as Cell == player && &stored[..self.n] == boxes {
-                    return Some(id);
+                let row = self.row(id - 1);
+                if self.value(row, self.n) as Cell == player
+                    && boxes
+                        .iter()
+                        .enumerate()
+                        .all(|(k, &b)| self.value(row, k) == b)
+                {
+                    return Some(id - 1);
                 }
             }
-            slot = (slot + 1) & (self.slots.len() - 1);
+            slot = self.next(slot);
         }
     }
 
     /// Stores a new node (`hash`: its full hash) and returns its id.
     pub fn add(&mut self, hash: u64, boxes: &[u16], player: Cell, parent: u32, step: Step) -> u32 {
         let id = self.len() as u32;
-        self.boxes.extend_from_slice(boxes);
-        self.boxes.push(player as u16);
+        for &c in boxes.iter().chain(&[player as u16]) {
+            let code = self.code[c as usize];
+            assert!(code != u16::MAX, "cell {c} is not one a row can hold");
+            match self.width {
+                1 => self.rows.push(code as u8),
+                _ => self.rows.extend_from_slice(&code.to_le_bytes()),
+            }
+        }
         self.parent.push(parent);
         self.step.push(step);
-        if 2 * self.len() > self.slots.len() {
-            self.grow();
+        if self.len() * 8 > self.slots.len() * FILL_EIGHTHS {
+            self.rehash(self.next_size(self.slots.len()));
         } else {
             self.place(hash, id);
         }
@@ -199,15 +303,17 @@ impl Arena {
     fn place(&mut self, hash: u64, id: u32) {
         let (mut slot, tag) = self.home(hash);
         while self.slots[slot] != EMPTY {
-            slot = (slot + 1) & (self.slots.len() - 1);
+            slot = self.next(slot);
         }
-        self.slots[slot] = id;
+        self.slots[slot] = id + 1;
         self.tags[slot] = tag;
     }
 
-    /// Doubles the table and places every node again, its hash computed anew.
-    fn grow(&mut self) {
-        let size = 2 * self.slots.len();
+    /// A table of `size` slots, every node placed again, its hash computed anew (the
+    /// old table is freed first).
+    fn rehash(&mut self, size: usize) {
+        self.slots = Vec::new();
+        self.tags = Vec::new();
         self.slots = vec![EMPTY; size];
         self.tags = vec![0; size];
         for id in 0..self.len() as u32 {
@@ -260,6 +366,17 @@ impl Arena {
     }
 }
 
+/// Gives `v` a capacity of at least `total`, copying only its elements: a reallocation
+/// would copy its whole old capacity (the allocator knows no length), and so touch
+/// every page of a large reserve.
+pub fn reserve_total<T: Copy>(v: &mut Vec<T>, total: usize) {
+    if v.capacity() < total {
+        let mut larger = Vec::with_capacity(total);
+        larger.extend_from_slice(v);
+        *v = larger;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,7 +389,7 @@ mod tests {
             let cells: Vec<Cell> = boxes.iter().map(|&b| b as Cell).collect();
             zobrist.marked(zobrist.of(&cells), player)
         };
-        let mut arena = Arena::new(n, cells);
+        let mut arena = Arena::new(n, cells, &[true; 64]);
         // Every set of three cells below 20 with two player names: 2280 nodes, so the
         // table doubles many times.
         let mut stored = Vec::new();
@@ -297,5 +414,40 @@ mod tests {
         // A position not stored: a set with a cell above 20, or another player.
         assert_eq!(arena.find(hash(&[1, 2, 30], 40), &[1, 2, 30], 40), None);
         assert_eq!(arena.find(hash(&[1, 2, 3], 42), &[1, 2, 3], 42), None);
+    }
+
+    #[test]
+    fn wide_levels_take_two_bytes_a_cell_and_a_reserved_table_takes_its_planned_size() {
+        // 400 cells, 300 of which a row can hold: codes above 255 need two bytes.
+        let cells = 400;
+        let held: Vec<bool> = (0..cells).map(|c| c % 4 != 3).collect();
+        assert_eq!(Arena::cell_bytes(&held), 2);
+        assert_eq!(Arena::cell_bytes(&held[..300]), 1);
+        let zobrist = Zobrist::new(cells);
+        let mut arena = Arena::new(2, cells, &held);
+        let planned = 5_000;
+        arena.reserve(planned);
+        // Every pair of the first 100 cells a row holds (4 950), the player on a cell
+        // above code 255.
+        let usable: Vec<u16> = (0..cells as u16).filter(|&c| held[c as usize]).collect();
+        let mut stored = Vec::new();
+        for a in 0..100 {
+            for b in a + 1..100 {
+                let boxes = [usable[a], usable[b]];
+                let player = usable[256 + (a + b) % 40] as Cell;
+                let cells: Vec<Cell> = boxes.iter().map(|&b| b as Cell).collect();
+                let hash = zobrist.marked(zobrist.of(&cells), player);
+                let id = arena.add(hash, &boxes, player, 0, Step::START);
+                stored.push((boxes, player, hash, id));
+            }
+        }
+        for &(boxes, player, hash, id) in &stored {
+            assert_eq!(arena.find(hash, &boxes, player), Some(id));
+            assert_eq!(arena.boxes(id), boxes);
+            assert_eq!(arena.player(id), player);
+        }
+        // The table grew straight to the size planned, not to a power of two.
+        assert_eq!(arena.slots.len(), Arena::table_size(planned));
+        assert!(!arena.slots.len().is_power_of_two());
     }
 }

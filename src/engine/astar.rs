@@ -107,7 +107,10 @@ pub fn optimal_pushes(
     let potential = |boxes: &[u16]| heuristic.potential(boxes.iter().map(|&b| b as Cell));
 
     // The positions stored, and the pushes of the best path found to each.
-    let mut arena = Arena::new(start_boxes.len(), level.cell_count());
+    let held: Vec<bool> = (0..level.cell_count())
+        .map(|c| analysis.region[c] || level.has_initial_box(c))
+        .collect();
+    let mut arena = Arena::new(start_boxes.len(), level.cell_count(), &held);
     let start_hash = {
         let cells: Vec<Cell> = start_boxes.iter().map(|&b| b as Cell).collect();
         let z = arena.zobrist();
@@ -136,7 +139,7 @@ pub fn optimal_pushes(
                 return (SearchAnswer::Stopped(StopReason::Closed), arena.len());
             }
         }
-        let boxes = arena.boxes(id).to_vec();
+        let boxes = arena.boxes(id);
         if boxes.iter().all(|&b| level.is_goal(b as usize)) {
             return (SearchAnswer::Plan(arena.pushes_to(level, id)), arena.len());
         }

@@ -25,6 +25,7 @@ mod search;
 
 use search::Search;
 
+use super::arena::Arena;
 use super::push_search::{self, SearchAnswer};
 use super::{
     About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task, Verdict,
@@ -34,11 +35,11 @@ use crate::game::Metric;
 /// The memory the finder's searches may take in all.
 pub const MEMORY: usize = 1 << 30;
 
-/// The bytes a stored position costs besides two per box: its node in the arena (about
-/// 16, and 5 to 10 in its half-empty table), its place in the frontier (12, and the
-/// heaps' spare room) and its count of changes of box (4), rounded up. Measured on
-/// XSokoban 11 (20 boxes): 74 bytes a position with 7.3 million stored.
-const BYTES_PER_POSITION: usize = 56;
+/// The bytes a stored position costs besides its cells (one byte per box and one for
+/// the player's name on levels of up to 256 floor cells, else two): its node in the
+/// arena (12, and about 7 in its table), its place in the frontier (12, and the
+/// heaps' spare room) and its count of changes of box (4), rounded up.
+const BYTES_PER_POSITION: usize = 44;
 
 /// The extra cost, in pushes, of turning to another box within a feature cell. FESS
 /// counts a search's depth in macro moves (one box taken anywhere it can go), which
@@ -228,6 +229,8 @@ pub struct PlanFinder<'a> {
     last: SearchAnswer,
     /// Positions stored and expanded by searches already given up and released.
     released: FinderStats,
+    /// The bytes one stored position is counted at.
+    per_position: usize,
     /// The positions the last search released had been allowed.
     #[cfg(test)]
     last_share: usize,
@@ -246,7 +249,9 @@ impl<'a> PlanFinder<'a> {
     ) -> PlanFinder<'a> {
         let variants = techniques.searches();
         let boxes = task.level.box_cells().count();
-        let share = memory / (BYTES_PER_POSITION + 2 * boxes) / variants.len();
+        let cell_bytes = Arena::cell_bytes(&task.analysis.region);
+        let per_position = BYTES_PER_POSITION + cell_bytes * (boxes + 1);
+        let share = memory / per_position / variants.len();
         let limits = (share, task.max_steps);
         let searches = variants
             .into_iter()
@@ -266,8 +271,25 @@ impl<'a> PlanFinder<'a> {
             slice,
             last: SearchAnswer::Stopped(StopReason::GaveUp),
             released: FinderStats::default(),
+            per_position,
             #[cfg(test)]
             last_share: 0,
+        }
+    }
+
+    /// Lets the searches that have not given up store `memory` bytes more positions
+    /// between them (memory another search gave back).
+    pub fn grant(&mut self, memory: usize) {
+        let Some(searches) = &mut self.searches else {
+            return;
+        };
+        let all: Vec<usize> = (0..searches.len()).collect();
+        let running = self.running.as_ref().unwrap_or(&all);
+        if !running.is_empty() {
+            let each = memory / self.per_position / running.len();
+            for &j in running {
+                searches[j].grant(each);
+            }
         }
     }
 

@@ -8,11 +8,17 @@ use super::frontier::Frontier;
 use super::{SWITCH_COST, Techniques};
 use crate::analysis::{Analysis, Assignment, PackingStep, frozen_off_goal, packing_plan};
 use crate::engine::StopReason;
-use crate::engine::arena::{Arena, Step};
+use crate::engine::arena::{Arena, Step, reserve_total};
 use crate::engine::push_search::SearchAnswer;
 use crate::game::{PushMoves, Region};
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
+
+/// The positions a search stores before it makes room for all it may store: a search
+/// that grows this far is likely to fill its share, and one that stops short of it
+/// never asks the allocator for its whole share (mimalloc touches some of every large
+/// block it hands out).
+const RESERVE_AT: usize = 1 << 16;
 
 /// Where a goal macro's entry pushes led.
 struct Entered {
@@ -120,7 +126,7 @@ impl<'a> Search<'a> {
             techniques,
             max_positions,
             max_pushes,
-            arena: Arena::new(n, cells),
+            arena: Arena::new(n, cells, &analysis.region),
             frontier: Frontier::new(features.cells(), techniques.rotation),
             features,
             assignment,
@@ -153,7 +159,7 @@ impl<'a> Search<'a> {
     /// to take. The search must not run again.
     pub fn release(&mut self) -> usize {
         let cells = self.level.cell_count();
-        self.arena = Arena::new(0, cells);
+        self.arena = Arena::new(0, cells, &self.analysis.region);
         self.frontier = Frontier::new(self.features.cells(), self.techniques.rotation);
         self.switches = Vec::new();
         self.corrals = Corrals::new(self.level, Stop::never());
@@ -169,6 +175,15 @@ impl<'a> Search<'a> {
     /// Lets the search store `more` positions beyond its share.
     pub fn grant(&mut self, more: usize) {
         self.max_positions += more;
+        if self.positions() >= RESERVE_AT {
+            self.reserve();
+        }
+    }
+
+    /// Makes room for the positions the search may store.
+    fn reserve(&mut self) {
+        self.arena.reserve(self.max_positions);
+        reserve_total(&mut self.switches, self.max_positions);
     }
 
     /// Stores the start position; `Some` answer when the search is over before it
@@ -235,7 +250,7 @@ impl<'a> Search<'a> {
     /// Expands node `id`, reached after `g` pushes.
     fn expand(&mut self, id: u32, g: u32) -> Option<SearchAnswer> {
         let level = self.level;
-        let boxes: Vec<u16> = self.arena.boxes(id).to_vec();
+        let boxes: Vec<u16> = self.arena.boxes(id);
         if boxes.iter().all(|&b| level.is_goal(b as usize)) {
             let plan = &self.plan;
             let entry = |goal: Cell, i: usize| {
@@ -450,6 +465,9 @@ impl<'a> Search<'a> {
             None => self.features.cell(level, &self.mask),
         };
         let switches = self.switches[id as usize] + u32::from(self.switches_box(id, b, cell));
+        if self.arena.len() == RESERVE_AT {
+            self.reserve();
+        }
         let child = self.arena.add(hash, &self.children, name, id, step);
         self.switches.push(switches);
         // Within a cell, A*'s order (the pushes made and the estimate), with each

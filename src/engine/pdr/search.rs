@@ -177,7 +177,7 @@ impl<'a> Search<'a> {
             analysis,
             formula,
             lemmas: Lemmas::new(n, cells, limits.max_lemmas),
-            arena: Arena::new(n, cells),
+            arena: Arena::new(n, cells, &analysis.region),
             g: Vec::new(),
             h: Vec::new(),
             flags: Vec::new(),
@@ -355,7 +355,7 @@ impl<'a> Search<'a> {
 
     /// Lays node `id`'s boxes into the mask and enters its position.
     fn enter(&mut self, id: u32) {
-        for &b in self.arena.boxes(id) {
+        for b in self.arena.boxes(id) {
             self.mask[b as usize] = true;
         }
         self.moves
@@ -364,7 +364,7 @@ impl<'a> Search<'a> {
 
     /// Takes node `id`'s boxes off the mask.
     fn leave(&mut self, id: u32) {
-        for &b in self.arena.boxes(id) {
+        for b in self.arena.boxes(id) {
             self.mask[b as usize] = false;
         }
     }
@@ -373,7 +373,7 @@ impl<'a> Search<'a> {
     /// every push is ruled out.
     fn expand(&mut self, id: u32, board: &Incumbent) -> Result<(), SearchAnswer> {
         self.enter(id);
-        let boxes: Vec<u16> = self.arena.boxes(id).to_vec();
+        let boxes: Vec<u16> = self.arena.boxes(id);
         let cells: Vec<Cell> = boxes.iter().map(|&b| b as Cell).collect();
         let mut pushes = std::mem::take(&mut self.pushes);
         self.moves.all(self.level, &self.mask, &cells, &mut pushes);
@@ -615,7 +615,7 @@ impl<'a> Search<'a> {
     /// a push into a stored position that is not refuted, or into one not stored, is
     /// open.
     fn rule_pushes(&mut self, id: u32) -> Vec<Ruled> {
-        let boxes: Vec<u16> = self.arena.boxes(id).to_vec();
+        let boxes: Vec<u16> = self.arena.boxes(id);
         let cells: Vec<Cell> = boxes.iter().map(|&b| b as Cell).collect();
         let mut pushes = std::mem::take(&mut self.pushes);
         self.moves.all(self.level, &self.mask, &cells, &mut pushes);
