@@ -7,13 +7,17 @@
 //! raises the proven lower bound as its search goes; after a head start it lends its
 //! core until the first plan to three planners that take turns: the finder's search
 //! with PI-corral pruning (the other half of its portfolio), the goal-by-goal planner
-//! ([`GoalByGoal`]) and a second finder in another order ([`plan_in_turns`]). On ice
+//! ([`GoalByGoal`]) and a second finder in another order ([`plan_in_turns`]). When the
+//! plain search fills its memory without a plan, the plan core takes the second finder
+//! over with that memory, from where its turns left it ([`Relay`]). On ice
 //! the two SAT parts that unroll the `pushes` formula (shortening, the goal-by-goal
 //! planner) are left out. When the bound meets the best plan, that plan is optimal
 //! and both stop; when the prover finds a plan first, it is optimal by itself. Stopped
 //! early (a time limit, Ctrl-C), the solve answers with the best plan and the bound
 //! proved so far.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -62,22 +66,33 @@ impl Engine for Anytime {
         let first_plan = stop.child();
         // The finder's core runs its plain search; the search with PI-corral pruning,
         // its portfolio's other half, takes turns on the proof core.
-        let (first, pi) = Techniques::from_env().split();
+        let techniques = Techniques::from_env();
+        let (first, pi) = techniques.split();
         let memory = match pi {
             Some(_) => finder::MEMORY - PI_FINDER_MEMORY,
             None => finder::MEMORY,
         };
+        let relay = techniques
+            .second
+            .then(|| Relay::new(techniques, stop.either(&first_plan)));
+        let relay = relay.as_ref();
         let (found, proved) = thread::scope(|scope| {
             let finder = scope.spawn(|| {
-                let outcome =
-                    find_and_shorten(task, (&first, memory), &finder_stop, &first_plan, board);
+                let outcome = find_and_shorten(
+                    task,
+                    (&first, memory, relay),
+                    &finder_stop,
+                    &first_plan,
+                    board,
+                );
                 if settles(&outcome) {
                     prover_stop.cancel();
                 }
                 outcome
             });
             let prover = scope.spawn(|| {
-                let (counts, outcome) = prove(task, pi.as_ref(), &prover_stop, &first_plan, board);
+                let planners = (pi.as_ref(), relay);
+                let (counts, outcome) = prove(task, planners, &prover_stop, &first_plan, board);
                 // Proved, closed, refuted or stopped from outside: the finder has
                 // nothing left to do. A prover out of memory leaves the plan side to
                 // go on until the time is up.
@@ -116,8 +131,12 @@ impl Engine for Anytime {
         outcome.encoding = proved.encoding;
         outcome.solver = proved.solver.clone();
         outcome.formula = proved.formula;
+        let relayed = relay.map_or(0, Relay::positions);
         outcome.stats = Statistics {
-            positions: found.stats.positions.map(|p| p + counts.positions),
+            positions: found
+                .stats
+                .positions
+                .map(|p| p + counts.positions + relayed),
             windows: found.stats.windows,
             windows_shortened: found.stats.windows_shortened,
             pushes_saved: found.stats.pushes_saved,
@@ -140,25 +159,38 @@ impl Engine for Anytime {
 /// The finder's side: a plan of the finder with the `first` techniques in `memory`
 /// bytes (unless a planner on the proof core finds one first, which cancels
 /// `first_plan`), offered on `board`, then the best plan on the board shortened by the
-/// SAT solver until the bound meets it or `stop` says stop.
-fn find_and_shorten(
-    task: &Task,
-    (first, memory): (&Techniques, usize),
+/// SAT solver until the bound meets it or `stop` says stop. A finder that fills its
+/// memory (or gives up) without a plan hands its memory and its core to the second
+/// finder of the `relay`.
+fn find_and_shorten<'a>(
+    task: &Task<'a>,
+    (first, memory, relay): (&Techniques, usize, Option<&Relay<'a>>),
     stop: &Stop,
     first_plan: &Stop,
     board: &Incumbent,
 ) -> Result<Outcome, SolveError> {
     let until_first_plan = stop.either(first_plan);
     let mut finder = PlanFinder::new(task, first, memory, &until_first_plan);
-    let answer = finder.run(&until_first_plan);
-    let mut outcome = push_search::outcome(&ABOUT, task, answer)?;
-    outcome.stats.positions = Some(finder.stats().positions);
-    // Its positions (up to `memory` bytes) are given back before the SAT windows build
-    // their formulas.
+    let mut answer = finder.run(&until_first_plan);
+    let positions = finder.stats().positions;
+    // Its positions (up to `memory` bytes) are given back before the second finder
+    // takes them over, or the SAT windows build their formulas.
     drop(finder);
+    let mut by = "finder";
+    if let (SearchAnswer::Stopped(StopReason::Memory { .. } | StopReason::GaveUp), Some(relay)) =
+        (&answer, relay)
+        && let Some(mut second) = relay.take_over(task, &until_first_plan)
+    {
+        second.grant(memory);
+        answer = second.run(&until_first_plan);
+        relay.count(&second);
+        by = SECOND_FINDER;
+    }
+    let mut outcome = push_search::outcome(&ABOUT, task, answer)?;
+    outcome.stats.positions = Some(positions);
     if let Verdict::Solved { plan, optimal } = &mut outcome.verdict {
         *optimal = false;
-        board.offer(task.level, plan.clone(), "finder");
+        board.offer(task.level, plan.clone(), by);
         first_plan.cancel();
     }
     // Stopped by the other planner's plan: shorten that one (with the unrolled
@@ -195,9 +227,9 @@ const PI_FINDER_MEMORY: usize = finder::MEMORY / 4;
 /// The proof side: `pdr` for [`HEAD_START`]; if that did not settle the level and no
 /// plan is on the board, the planners of [`plan_in_turns`] until the first plan (or
 /// until they give up); then `pdr` again, from where it stopped, until the end.
-fn prove(
-    task: &Task,
-    pi: Option<&Techniques>,
+fn prove<'a>(
+    task: &Task<'a>,
+    planners: (Option<&Techniques>, Option<&Relay<'a>>),
     stop: &Stop,
     first_plan: &Stop,
     board: &Incumbent,
@@ -215,7 +247,7 @@ fn prove(
         // The planners only look for a first plan: with one on the board they have
         // nothing to do (and report nothing).
         if !first_plan.is_cancelled() {
-            counts = plan_in_turns(task, pi, stop, first_plan, board);
+            counts = plan_in_turns(task, planners, stop, first_plan, board);
         }
         answer = prover.run(stop, board);
     }
@@ -232,11 +264,139 @@ struct PlannerCounts {
 }
 
 /// A planner that takes turns on the proof core before the first plan.
-enum Turn<'a> {
+enum Turn<'r, 'a> {
     /// The goal-by-goal SAT planner.
     ByGoals(Box<GoalByGoal>),
-    /// A finder's search, with the name its plan is credited to.
-    Finder(&'static str, PlanFinder<'a>),
+    /// The finder's search with PI-corral pruning.
+    PiFinder(PlanFinder<'a>),
+    /// The second finder, while the plan core does not need it.
+    Second(&'r Relay<'a>),
+}
+
+/// The name a plan of the second finder is credited to.
+const SECOND_FINDER: &str = "second finder";
+
+/// The second finder, which both cores can run: the proof core in turns, and the plan
+/// core once its own search has filled its memory (or given up) without a plan. It
+/// is made by whichever needs it first and handed over with what it has stored.
+pub struct Relay<'a> {
+    slot: Mutex<Slot<'a>>,
+    /// Cancelled when the plan core wants the second finder: the proof core's turn ends
+    /// and leaves it in the slot.
+    wanted: Stop,
+    /// The solve's stop, or the first plan: what the finder's preparation reads.
+    stop: Stop,
+    techniques: Techniques,
+    /// The positions it stored, as last counted by the core that ran it.
+    positions: AtomicU64,
+}
+
+/// Where the second finder is.
+enum Slot<'a> {
+    /// Not made yet.
+    Unmade,
+    /// Between turns on the proof core.
+    Here(PlanFinder<'a>),
+    /// On the proof core, for a turn.
+    Out,
+    /// Done (a plan, or it gave up), or the plan core's for good.
+    Gone,
+}
+
+impl<'a> Relay<'a> {
+    /// The second finder of the `techniques`: without the charge for a change of box
+    /// and without PI-corral pruning but with the connectivity feature (the first
+    /// finder's order solves most levels, and this one others: with connectivity it
+    /// finds 11, 27 and 40 of XSokoban within the minute; without it, only 40).
+    fn new(techniques: Techniques, stop: Stop) -> Relay<'a> {
+        Relay {
+            slot: Mutex::new(Slot::Unmade),
+            wanted: Stop::never(),
+            stop,
+            techniques: Techniques {
+                switches: false,
+                pi_corrals: false,
+                connectivity: true,
+                ..techniques
+            },
+            positions: AtomicU64::new(0),
+        }
+    }
+
+    fn make(&self, task: &Task<'a>) -> PlanFinder<'a> {
+        PlanFinder::new(task, &self.techniques, SECOND_FINDER_MEMORY, &self.stop)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Slot<'a>> {
+        self.slot.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// One turn of the second finder on the proof core, until `until`; `GaveUp` once
+    /// the plan core has it, or it is done.
+    fn turn(&self, task: &Task<'a>, until: &Stop) -> SearchAnswer {
+        let taken = {
+            let mut slot = self.lock();
+            if matches!(*slot, Slot::Out | Slot::Gone) {
+                return SearchAnswer::Stopped(StopReason::GaveUp);
+            }
+            match std::mem::replace(&mut *slot, Slot::Out) {
+                Slot::Here(finder) => Some(finder),
+                _ => None,
+            }
+        };
+        let mut finder = taken.unwrap_or_else(|| self.make(task));
+        let answer = finder.run(&until.either(&self.wanted));
+        self.count(&finder);
+        let paused = answer == SearchAnswer::Stopped(StopReason::Time);
+        *self.lock() = if paused {
+            Slot::Here(finder)
+        } else {
+            Slot::Gone
+        };
+        if paused && self.wanted.is_cancelled() {
+            // Handed over to the plan core: no more turns here.
+            return SearchAnswer::Stopped(StopReason::GaveUp);
+        }
+        answer
+    }
+
+    /// The second finder for the plan core, to run to the end: made if it was not,
+    /// taken from the proof core at the end of that core's slice if it runs there;
+    /// `None` if it is done or `stop` says stop first.
+    fn take_over(&self, task: &Task<'a>, stop: &Stop) -> Option<PlanFinder<'a>> {
+        self.wanted.cancel();
+        loop {
+            let taken = {
+                let mut slot = self.lock();
+                match std::mem::replace(&mut *slot, Slot::Gone) {
+                    Slot::Unmade => Some(None),
+                    Slot::Here(finder) => Some(Some(finder)),
+                    Slot::Gone => return None,
+                    Slot::Out => {
+                        *slot = Slot::Out;
+                        None
+                    }
+                }
+            };
+            if let Some(finder) = taken {
+                return Some(finder.unwrap_or_else(|| self.make(task)));
+            }
+            if stop.should_stop() {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Records the positions `finder` has stored.
+    fn count(&self, finder: &PlanFinder) {
+        (self.positions).store(finder.stats().positions, Ordering::Relaxed);
+    }
+
+    /// The positions the second finder stored.
+    fn positions(&self) -> u64 {
+        self.positions.load(Ordering::Relaxed)
+    }
 }
 
 /// The proof core before the first plan: the planners of [`Turn`] take turns until one
@@ -245,16 +405,14 @@ enum Turn<'a> {
 /// - the finder's search with PI-corral pruning (`pi`), the half of the portfolio
 ///   that does not run on the finder's core;
 /// - the goal-by-goal planner (the SAT route);
-/// - a second finder, without the charge for a change of box and without PI-corral
-///   pruning but with the connectivity feature: the first finder's order solves most
-///   levels, and this one others.
+/// - the second finder of the `relay`, until the plan core takes it over.
 ///
 /// A plan goes on `board`. The last two can be switched off for measurements
 /// (`SATSOKO_FINDER_OFF=subgoals` or `second`); the goal-by-goal planner does not run
 /// on ice, whose slides its unrolled `pushes` formula does not have.
-fn plan_in_turns(
-    task: &Task,
-    pi: Option<&Techniques>,
+fn plan_in_turns<'a>(
+    task: &Task<'a>,
+    (pi, relay): (Option<&Techniques>, Option<&Relay<'a>>),
     stop: &Stop,
     first_plan: &Stop,
     board: &Incumbent,
@@ -263,10 +421,12 @@ fn plan_in_turns(
     let stop = stop.either(first_plan);
     let mut planners = Vec::new();
     if let Some(pi) = pi {
-        planners.push(Turn::Finder(
-            "PI-corral finder",
-            PlanFinder::new(task, pi, PI_FINDER_MEMORY, &stop),
-        ));
+        planners.push(Turn::PiFinder(PlanFinder::new(
+            task,
+            pi,
+            PI_FINDER_MEMORY,
+            &stop,
+        )));
     }
     if techniques.subgoals
         && !task.level.has_ice()
@@ -274,17 +434,8 @@ fn plan_in_turns(
     {
         planners.push(Turn::ByGoals(Box::new(planner)));
     }
-    if techniques.second {
-        // With the connectivity feature, off by default, it finds 11, 27 and 40 of
-        // XSokoban within the minute; without it, only 40.
-        let second = Techniques {
-            switches: false,
-            pi_corrals: false,
-            connectivity: true,
-            ..techniques
-        };
-        let finder = PlanFinder::new(task, &second, SECOND_FINDER_MEMORY, &stop);
-        planners.push(Turn::Finder("second finder", finder));
+    if let Some(relay) = relay {
+        planners.push(Turn::Second(relay));
     }
     let mut counts = PlannerCounts::default();
     let mut turn = FIRST_TURN;
@@ -301,7 +452,8 @@ fn plan_in_turns(
                     counts.goals = Some(planner.counts);
                     (answer, "subgoals")
                 }
-                Turn::Finder(by, search) => (search.run(&until), *by),
+                Turn::PiFinder(search) => (search.run(&until), "PI-corral finder"),
+                Turn::Second(relay) => (relay.turn(task, &until), SECOND_FINDER),
             };
             match answer {
                 // The goal-by-goal planner's subplans know nothing of the user's
@@ -321,8 +473,9 @@ fn plan_in_turns(
     }
     counts.positions = (planners.iter())
         .map(|p| match p {
-            Turn::Finder(_, search) => search.stats().positions,
-            Turn::ByGoals(_) => 0,
+            Turn::PiFinder(search) => search.stats().positions,
+            // (The relay counts the second finder's.)
+            Turn::ByGoals(_) | Turn::Second(_) => 0,
         })
         .sum();
     if let Some((pushes, by)) = plan {
@@ -352,7 +505,8 @@ mod tests {
         on_task(text, |task| {
             let board = Incumbent::new(Metric::Pushes);
             let first_plan = Stop::never();
-            let counts = plan_in_turns(task, None, &Stop::never(), &first_plan, &board).unwrap();
+            let counts =
+                plan_in_turns(task, (None, None), &Stop::never(), &first_plan, &board).unwrap();
             // The goal-by-goal planner takes the first turn and finds the plan.
             let best = board.best().expect("a plan on the board");
             assert!(best.plan.verify(task.level).is_ok());
@@ -371,8 +525,14 @@ mod tests {
             assert!(!first.pi_corrals);
             let pi = pi.expect("the default portfolio has two searches");
             let board = Incumbent::new(Metric::Pushes);
-            let counts =
-                plan_in_turns(task, Some(&pi), &Stop::never(), &Stop::never(), &board).unwrap();
+            let counts = plan_in_turns(
+                task,
+                (Some(&pi), None),
+                &Stop::never(),
+                &Stop::never(),
+                &board,
+            )
+            .unwrap();
             let best = board.best().expect("a plan on the board");
             assert!(best.plan.verify(task.level).is_ok());
             assert_eq!(best.by, "PI-corral finder");
@@ -388,7 +548,8 @@ mod tests {
             let board = Incumbent::new(Metric::Pushes);
             let first_plan = Stop::never();
             first_plan.cancel();
-            let counts = plan_in_turns(task, None, &Stop::never(), &first_plan, &board).unwrap();
+            let counts =
+                plan_in_turns(task, (None, None), &Stop::never(), &first_plan, &board).unwrap();
             assert!(board.best().is_none());
             assert!(counts.goals.is_none());
             assert_eq!(counts.positions, 0);
@@ -400,11 +561,51 @@ mod tests {
         on_task("######\n#@$ .#\n#~   #\n######\n", |task| {
             assert!(task.level.has_ice());
             let board = Incumbent::new(Metric::Pushes);
-            let counts = plan_in_turns(task, None, &Stop::never(), &Stop::never(), &board).unwrap();
+            let relay = Relay::new(Techniques::DEFAULT, Stop::never());
+            let planners = (None, Some(&relay));
+            let counts =
+                plan_in_turns(task, planners, &Stop::never(), &Stop::never(), &board).unwrap();
             let best = board.best().expect("a plan on the board");
-            assert_eq!(best.by, "second finder");
+            assert_eq!(best.by, SECOND_FINDER);
             assert!(counts.goals.is_none());
-            assert!(counts.positions > 0);
+            assert!(relay.positions() > 0);
+        });
+    }
+
+    #[test]
+    fn the_plan_core_takes_the_second_finder_over_where_its_turns_left_it() {
+        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        on_task(text, |task| {
+            let relay = Relay::new(Techniques::DEFAULT, Stop::never());
+            // A turn already over: the finder is made and started, and waits in the slot.
+            let past = Stop::new(Some(Instant::now()));
+            let answer = relay.turn(task, &past);
+            assert_eq!(answer, SearchAnswer::Stopped(StopReason::Time));
+            let stored = relay.positions();
+            assert!(stored > 0);
+            // The plan core wants it: the next turn ends at once and leaves it there.
+            relay.wanted.cancel();
+            let answer = relay.turn(task, &Stop::never());
+            assert_eq!(answer, SearchAnswer::Stopped(StopReason::GaveUp));
+            let mut finder = relay.take_over(task, &Stop::never()).expect("handed over");
+            assert!(finder.stats().positions >= stored);
+            assert!(matches!(finder.run(&Stop::never()), SearchAnswer::Plan(_)));
+            // The proof core has no more turns with it.
+            let answer = relay.turn(task, &Stop::never());
+            assert_eq!(answer, SearchAnswer::Stopped(StopReason::GaveUp));
+            assert!(relay.take_over(task, &Stop::never()).is_none());
+        });
+    }
+
+    #[test]
+    fn the_plan_core_makes_the_second_finder_if_no_turn_has() {
+        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        on_task(text, |task| {
+            let relay = Relay::new(Techniques::DEFAULT, Stop::never());
+            let mut finder = relay.take_over(task, &Stop::never()).expect("made");
+            assert!(matches!(finder.run(&Stop::never()), SearchAnswer::Plan(_)));
+            let answer = relay.turn(task, &Stop::never());
+            assert_eq!(answer, SearchAnswer::Stopped(StopReason::GaveUp));
         });
     }
 }
