@@ -257,38 +257,58 @@ impl Arena {
 
     /// The node with these boxes and player name, if stored (`hash`: its full hash).
     pub fn find(&self, hash: u64, boxes: &[u16], player: Cell) -> Option<u32> {
+        // The row looked for, encoded once (on the stack unless the row is long), so
+        // that a probe compares bytes.
+        let len = (self.n + 1) * self.width;
+        let (mut short, mut long) = ([0u8; 256], Vec::new());
+        let row = if len <= short.len() {
+            &mut short[..len]
+        } else {
+            long.resize(len, 0);
+            &mut long[..]
+        };
+        if !self.encode(boxes, player, row) {
+            return None; // a cell no row holds
+        }
         let (mut slot, tag) = self.home(hash);
         loop {
             let id = self.slots[slot];
             if id == EMPTY {
                 return None;
             }
-            if self.tags[slot] == tag {
-                let row = self.row(id - 1);
-                if self.value(row, self.n) as Cell == player
-                    && boxes
-                        .iter()
-                        .enumerate()
-                        .all(|(k, &b)| self.value(row, k) == b)
-                {
-                    return Some(id - 1);
-                }
+            if self.tags[slot] == tag && self.row(id - 1) == row {
+                return Some(id - 1);
             }
             slot = self.next(slot);
         }
     }
 
+    /// Writes the row of these boxes and player name into `row`; false if one of the
+    /// cells is not one a row can hold.
+    fn encode(&self, boxes: &[u16], player: Cell, row: &mut [u8]) -> bool {
+        for (k, &c) in boxes.iter().chain(&[player as u16]).enumerate() {
+            let code = self.code[c as usize];
+            if code == u16::MAX {
+                return false;
+            }
+            match self.width {
+                1 => row[k] = code as u8,
+                _ => row[2 * k..2 * k + 2].copy_from_slice(&code.to_le_bytes()),
+            }
+        }
+        true
+    }
+
     /// Stores a new node (`hash`: its full hash) and returns its id.
     pub fn add(&mut self, hash: u64, boxes: &[u16], player: Cell, parent: u32, step: Step) -> u32 {
         let id = self.len() as u32;
-        for &c in boxes.iter().chain(&[player as u16]) {
-            let code = self.code[c as usize];
-            assert!(code != u16::MAX, "cell {c} is not one a row can hold");
-            match self.width {
-                1 => self.rows.push(code as u8),
-                _ => self.rows.extend_from_slice(&code.to_le_bytes()),
-            }
-        }
+        let len = (self.n + 1) * self.width;
+        let at = self.rows.len();
+        self.rows.resize(at + len, 0);
+        let mut row = std::mem::take(&mut self.rows);
+        let encoded = self.encode(boxes, player, &mut row[at..]);
+        self.rows = row;
+        assert!(encoded, "a cell of the position is not one a row can hold");
         self.parent.push(parent);
         self.step.push(step);
         if self.len() * 8 > self.slots.len() * FILL_EIGHTHS {
