@@ -336,12 +336,13 @@ impl<'a> Relay<'a> {
     fn turn(&self, task: &Task<'a>, until: &Stop) -> SearchAnswer {
         let taken = {
             let mut slot = self.lock();
-            if matches!(*slot, Slot::Out | Slot::Gone) {
-                return SearchAnswer::Stopped(StopReason::GaveUp);
-            }
             match std::mem::replace(&mut *slot, Slot::Out) {
+                Slot::Unmade => None,
                 Slot::Here(finder) => Some(finder),
-                _ => None,
+                other @ (Slot::Out | Slot::Gone) => {
+                    *slot = other;
+                    return SearchAnswer::Stopped(StopReason::GaveUp);
+                }
             }
         };
         let mut finder = taken.unwrap_or_else(|| self.make(task));

@@ -93,12 +93,8 @@ const FILL_EIGHTHS: usize = 6;
 pub struct Arena {
     /// Boxes per position (the boxes that can move).
     n: usize,
-    /// Bytes per stored cell: 1 when every cell a row can hold has a code below 256 (a
-    /// level of up to 256 floor cells), else 2.
-    width: usize,
-    /// Per cell its code (its rank among the cells a row can hold), and per code its cell.
-    code: Vec<u16>,
-    cell: Vec<u16>,
+    /// How a row stores its cells.
+    codec: Codec,
     /// Per node the codes of its `n` box cells and its player's name after them, `width`
     /// bytes each (one place in memory, so that finding a node touches one line).
     rows: Vec<u8>,
@@ -115,26 +111,19 @@ pub struct Arena {
 }
 
 impl Arena {
-    /// An empty arena for positions of `n` boxes on a level of `cells` cells, whose
-    /// rows only hold the cells marked in `held` (boxes' cells and players' names).
-    pub fn new(n: usize, cells: usize, held: &[bool]) -> Arena {
-        let cell: Vec<u16> = (0..cells).filter(|&c| held[c]).map(|c| c as u16).collect();
-        let mut code = vec![u16::MAX; cells];
-        for (k, &c) in cell.iter().enumerate() {
-            code[c as usize] = k as u16;
-        }
+    /// An empty arena for positions of `n` boxes on a level whose cells a row may hold
+    /// (boxes' cells and players' names) are marked in `held`, one entry per cell.
+    pub fn new(n: usize, held: &[bool]) -> Arena {
         Arena {
             n,
-            width: Self::cell_bytes(held),
-            code,
-            cell,
+            codec: Codec::new(held),
             rows: Vec::new(),
             parent: Vec::new(),
             step: Vec::new(),
             slots: vec![EMPTY; 16],
             tags: vec![0; 16],
             planned: 0,
-            zobrist: Zobrist::new(cells),
+            zobrist: Zobrist::new(held.len()),
         }
     }
 
@@ -153,15 +142,11 @@ impl Arena {
     /// (a doubling holds both copies for a moment), and the table grows to the size
     /// that holds them at most [`FILL_EIGHTHS`] full, not to the next power of two.
     pub fn reserve(&mut self, positions: usize) {
-        reserve_total(&mut self.rows, positions * (self.n + 1) * self.width);
+        let row_len = self.row_len();
+        reserve_total(&mut self.rows, positions * row_len);
         reserve_total(&mut self.parent, positions);
         reserve_total(&mut self.step, positions);
         self.planned = self.planned.max(positions);
-    }
-
-    /// The bytes a node costs once its arrays are reserved, table included.
-    pub fn bytes_per_node(&self) -> usize {
-        (self.n + 1) * self.width + 4 + std::mem::size_of::<Step>() + 5 * 8 / FILL_EIGHTHS
     }
 
     /// The table size that holds `positions` nodes.
@@ -180,33 +165,32 @@ impl Arena {
         }
     }
 
-    /// The row of node `id`.
-    fn row(&self, id: u32) -> &[u8] {
-        let len = (self.n + 1) * self.width;
-        let at = id as usize * len;
-        &self.rows[at..at + len]
+    /// The bytes of a row: the `n` box cells and the player's name.
+    fn row_len(&self) -> usize {
+        (self.n + 1) * self.codec.width
     }
 
-    /// The cell of the `k`-th value of a row.
-    fn value(&self, row: &[u8], k: usize) -> u16 {
-        let code = match self.width {
-            1 => row[k] as usize,
-            _ => u16::from_le_bytes([row[2 * k], row[2 * k + 1]]) as usize,
-        };
-        self.cell[code]
+    /// The row of node `id`.
+    fn row(&self, id: u32) -> &[u8] {
+        let at = id as usize * self.row_len();
+        &self.rows[at..at + self.row_len()]
+    }
+
+    /// The box cells of node `id`, sorted, without a copy.
+    pub fn box_cells(&self, id: u32) -> impl Iterator<Item = u16> + '_ {
+        let row = self.row(id);
+        (0..self.n).map(move |k| self.codec.value(row, k))
     }
 
     /// The box cells of node `id`, sorted.
     pub fn boxes(&self, id: u32) -> Vec<u16> {
-        let row = self.row(id);
-        (0..self.n).map(|k| self.value(row, k)).collect()
+        self.box_cells(id).collect()
     }
 
     /// The hash of node `id`'s boxes alone (the searches' [`Zobrist`] keys: the same
     /// for every table of a level).
     pub fn box_hash(&self, id: u32) -> u64 {
-        let row = self.row(id);
-        (0..self.n).fold(0, |h, k| h ^ self.zobrist.key(self.value(row, k) as Cell))
+        (self.box_cells(id)).fold(0, |h, c| h ^ self.zobrist.key(c as Cell))
     }
 
     /// The Zobrist keys of the level, which the searches hash their positions with.
@@ -221,7 +205,7 @@ impl Arena {
 
     /// The name of node `id`'s player region.
     pub fn player(&self, id: u32) -> Cell {
-        self.value(self.row(id), self.n) as Cell
+        self.codec.value(self.row(id), self.n) as Cell
     }
 
     /// How node `id` was reached.
@@ -259,7 +243,7 @@ impl Arena {
     pub fn find(&self, hash: u64, boxes: &[u16], player: Cell) -> Option<u32> {
         // The row looked for, encoded once (on the stack unless the row is long), so
         // that a probe compares bytes.
-        let len = (self.n + 1) * self.width;
+        let len = self.row_len();
         let (mut short, mut long) = ([0u8; 256], Vec::new());
         let row = if len <= short.len() {
             &mut short[..len]
@@ -267,7 +251,7 @@ impl Arena {
             long.resize(len, 0);
             &mut long[..]
         };
-        if !self.encode(boxes, player, row) {
+        if !self.codec.encode(boxes, player, row) {
             return None; // a cell no row holds
         }
         let (mut slot, tag) = self.home(hash);
@@ -283,31 +267,12 @@ impl Arena {
         }
     }
 
-    /// Writes the row of these boxes and player name into `row`; false if one of the
-    /// cells is not one a row can hold.
-    fn encode(&self, boxes: &[u16], player: Cell, row: &mut [u8]) -> bool {
-        for (k, &c) in boxes.iter().chain(&[player as u16]).enumerate() {
-            let code = self.code[c as usize];
-            if code == u16::MAX {
-                return false;
-            }
-            match self.width {
-                1 => row[k] = code as u8,
-                _ => row[2 * k..2 * k + 2].copy_from_slice(&code.to_le_bytes()),
-            }
-        }
-        true
-    }
-
     /// Stores a new node (`hash`: its full hash) and returns its id.
     pub fn add(&mut self, hash: u64, boxes: &[u16], player: Cell, parent: u32, step: Step) -> u32 {
         let id = self.len() as u32;
-        let len = (self.n + 1) * self.width;
         let at = self.rows.len();
-        self.rows.resize(at + len, 0);
-        let mut row = std::mem::take(&mut self.rows);
-        let encoded = self.encode(boxes, player, &mut row[at..]);
-        self.rows = row;
+        self.rows.resize(at + self.row_len(), 0);
+        let encoded = self.codec.encode(boxes, player, &mut self.rows[at..]);
         assert!(encoded, "a cell of the position is not one a row can hold");
         self.parent.push(parent);
         self.step.push(step);
@@ -386,6 +351,60 @@ impl Arena {
     }
 }
 
+/// How an arena's rows store cells: as codes, a cell's rank among the cells a row can
+/// hold, in one byte when there are at most 256 of them, else two.
+struct Codec {
+    /// Bytes per code.
+    width: usize,
+    /// Per cell its code (`u16::MAX`: none), and per code its cell.
+    code: Vec<u16>,
+    cell: Vec<u16>,
+}
+
+impl Codec {
+    /// The codes of the cells marked in `held`.
+    fn new(held: &[bool]) -> Codec {
+        let cell: Vec<u16> = (0..held.len())
+            .filter(|&c| held[c])
+            .map(|c| c as u16)
+            .collect();
+        let mut code = vec![u16::MAX; held.len()];
+        for (k, &c) in cell.iter().enumerate() {
+            code[c as usize] = k as u16;
+        }
+        Codec {
+            width: Arena::cell_bytes(held),
+            code,
+            cell,
+        }
+    }
+
+    /// The cell of the `k`-th code of `row`.
+    fn value(&self, row: &[u8], k: usize) -> u16 {
+        let code = match self.width {
+            1 => row[k] as usize,
+            _ => u16::from_le_bytes([row[2 * k], row[2 * k + 1]]) as usize,
+        };
+        self.cell[code]
+    }
+
+    /// Writes the codes of these boxes and player name into `row`; false if one of the
+    /// cells has none.
+    fn encode(&self, boxes: &[u16], player: Cell, row: &mut [u8]) -> bool {
+        for (k, &c) in boxes.iter().chain(&[player as u16]).enumerate() {
+            let code = self.code[c as usize];
+            if code == u16::MAX {
+                return false;
+            }
+            match self.width {
+                1 => row[k] = code as u8,
+                _ => row[2 * k..2 * k + 2].copy_from_slice(&code.to_le_bytes()),
+            }
+        }
+        true
+    }
+}
+
 /// Gives `v` a capacity of at least `total`, copying only its elements: a reallocation
 /// would copy its whole old capacity (the allocator knows no length), and so touch
 /// every page of a large reserve.
@@ -409,7 +428,7 @@ mod tests {
             let cells: Vec<Cell> = boxes.iter().map(|&b| b as Cell).collect();
             zobrist.marked(zobrist.of(&cells), player)
         };
-        let mut arena = Arena::new(n, cells, &[true; 64]);
+        let mut arena = Arena::new(n, &[true; 64]);
         // Every set of three cells below 20 with two player names: 2280 nodes, so the
         // table doubles many times.
         let mut stored = Vec::new();
@@ -444,7 +463,7 @@ mod tests {
         assert_eq!(Arena::cell_bytes(&held), 2);
         assert_eq!(Arena::cell_bytes(&held[..300]), 1);
         let zobrist = Zobrist::new(cells);
-        let mut arena = Arena::new(2, cells, &held);
+        let mut arena = Arena::new(2, &held);
         let planned = 5_000;
         arena.reserve(planned);
         // Every pair of the first 100 cells a row holds (4 950), the player on a cell

@@ -110,7 +110,7 @@ pub fn optimal_pushes(
     let held: Vec<bool> = (0..level.cell_count())
         .map(|c| analysis.region[c] || level.has_initial_box(c))
         .collect();
-    let mut arena = Arena::new(start_boxes.len(), level.cell_count(), &held);
+    let mut arena = Arena::new(start_boxes.len(), &held);
     let start_hash = {
         let cells: Vec<Cell> = start_boxes.iter().map(|&b| b as Cell).collect();
         let z = arena.zobrist();

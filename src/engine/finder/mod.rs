@@ -285,12 +285,7 @@ impl<'a> PlanFinder<'a> {
         };
         let all: Vec<usize> = (0..searches.len()).collect();
         let running = self.running.as_ref().unwrap_or(&all);
-        if !running.is_empty() {
-            let each = memory / self.per_position / running.len();
-            for &j in running {
-                searches[j].grant(each);
-            }
-        }
+        share_out(searches, running, memory / self.per_position);
     }
 
     /// Searches on until a plan, until every search gives up (the answer of the last
@@ -332,12 +327,7 @@ impl<'a> PlanFinder<'a> {
                         {
                             self.last_share = freed;
                         }
-                        if !running.is_empty() {
-                            let each = freed / running.len();
-                            for &j in running.iter() {
-                                searches[j].grant(each);
-                            }
-                        }
+                        share_out(searches, running, freed);
                     }
                     Some(answer) => {
                         running.clear();
@@ -357,6 +347,15 @@ impl<'a> PlanFinder<'a> {
             positions: self.released.positions
                 + searches.iter().map(|s| s.positions() as u64).sum::<u64>(),
             expanded: self.released.expanded + searches.iter().map(|s| s.expanded).sum::<u64>(),
+        }
+    }
+}
+
+/// Shares `positions` out evenly among the `running` searches.
+fn share_out(searches: &mut [Search], running: &[usize], positions: usize) {
+    if let Some(each) = positions.checked_div(running.len()) {
+        for &j in running {
+            searches[j].grant(each);
         }
     }
 }

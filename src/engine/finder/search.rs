@@ -126,7 +126,7 @@ impl<'a> Search<'a> {
             techniques,
             max_positions,
             max_pushes,
-            arena: Arena::new(n, cells, &analysis.region),
+            arena: Arena::new(n, &analysis.region),
             frontier: Frontier::new(features.cells(), techniques.rotation),
             features,
             assignment,
@@ -158,8 +158,7 @@ impl<'a> Search<'a> {
     /// corral results) and answers the positions it was allowed, for another search
     /// to take. The search must not run again.
     pub fn release(&mut self) -> usize {
-        let cells = self.level.cell_count();
-        self.arena = Arena::new(0, cells, &self.analysis.region);
+        self.arena = Arena::new(0, &self.analysis.region);
         self.frontier = Frontier::new(self.features.cells(), self.techniques.rotation);
         self.switches = Vec::new();
         self.corrals = Corrals::new(self.level, Stop::never());

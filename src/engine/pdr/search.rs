@@ -177,7 +177,7 @@ impl<'a> Search<'a> {
             analysis,
             formula,
             lemmas: Lemmas::new(n, cells, limits.max_lemmas),
-            arena: Arena::new(n, cells, &analysis.region),
+            arena: Arena::new(n, &analysis.region),
             g: Vec::new(),
             h: Vec::new(),
             flags: Vec::new(),
@@ -348,14 +348,14 @@ impl<'a> Search<'a> {
     /// cheapest assignment of boxes to goals per position was tried as well: it
     /// refutes few more positions than it costs; see encodings/pdr.md.)
     fn strong_bound(&self, id: u32) -> u32 {
-        let cells: Vec<Cell> = self.arena.boxes(id).iter().map(|&b| b as Cell).collect();
+        let cells: Vec<Cell> = self.arena.box_cells(id).map(|b| b as Cell).collect();
         let bound = self.analysis.heuristic.bound_of(self.analysis, &cells);
         (bound.max(0) as u32).max(self.h[id as usize])
     }
 
     /// Lays node `id`'s boxes into the mask and enters its position.
     fn enter(&mut self, id: u32) {
-        for b in self.arena.boxes(id) {
+        for b in self.arena.box_cells(id) {
             self.mask[b as usize] = true;
         }
         self.moves
@@ -364,7 +364,7 @@ impl<'a> Search<'a> {
 
     /// Takes node `id`'s boxes off the mask.
     fn leave(&mut self, id: u32) {
-        for b in self.arena.boxes(id) {
+        for b in self.arena.box_cells(id) {
             self.mask[b as usize] = false;
         }
     }
