@@ -24,7 +24,9 @@ pub use distance::{
 };
 pub use freeze::{freeze_blocks, frozen_off_goal};
 pub use heuristic::Heuristic;
-pub use packing::{GoalEntry, PackingStep, packing_order, packing_plan};
+pub use packing::{
+    GoalEntry, PackingStep, packing_order, packing_plan, packing_plan_with_requires,
+};
 pub use pairs::PairTable;
 
 use crate::game::player_region;

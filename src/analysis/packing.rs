@@ -39,6 +39,12 @@ pub struct PackingStep {
     /// taken out (they come first), and for all goals beyond
     /// [`MAX_ORDERED_GOALS`].
     pub entries: Vec<GoalEntry>,
+    /// The goals earlier in the order that must be filled before this one: those
+    /// whose box could not yet be taken out of the goals when this goal's box was
+    /// (a box here may shut them off). An earlier goal not listed could still be
+    /// emptied with a box on this one, so it can as well be filled after it. Empty
+    /// unless asked for ([`packing_plan_with_requires`]).
+    pub requires: Vec<Cell>,
 }
 
 /// How a box is pushed from the entrance of the goals onto one goal.
@@ -65,38 +71,120 @@ pub fn packing_order(level: &Level, region: &[bool], stop: &Stop) -> Vec<Cell> {
 /// first without entries, as those whose box cannot be taken out do (the order only
 /// guides a search).
 pub fn packing_plan(level: &Level, region: &[bool], stop: &Stop) -> Vec<PackingStep> {
+    plan(level, region, false, stop)
+}
+
+/// The [packing plan](packing_plan) with each goal's
+/// [required goals](PackingStep::requires) (without, the lists are empty): it asks a
+/// search for every pair of goals, at most, which on XSokoban takes up to a tenth of
+/// a second.
+pub fn packing_plan_with_requires(level: &Level, region: &[bool], stop: &Stop) -> Vec<PackingStep> {
+    plan(level, region, true, stop)
+}
+
+/// The packing plan, with the required goals when `requires` says so.
+fn plan(level: &Level, region: &[bool], requires: bool, stop: &Stop) -> Vec<PackingStep> {
     let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
-    let step = |goal, entries| PackingStep { goal, entries };
+    let unordered = |g| PackingStep {
+        goal: g,
+        entries: Vec::new(),
+        requires: Vec::new(),
+    };
     if goals.len() > MAX_ORDERED_GOALS {
-        return goals.into_iter().map(|g| step(g, Vec::new())).collect();
+        return goals.into_iter().map(unordered).collect();
     }
     let mut boxes = vec![false; level.cell_count()];
     for &g in &goals {
         boxes[g] = true;
     }
     let mut remaining = goals.clone();
-    let mut removed = Vec::new();
+    // The goals taken out, with their entries and the round each was taken out in.
+    let mut removed: Vec<(Cell, Vec<GoalEntry>, usize)> = Vec::new();
+    // By goal, the first round its box could be taken out in.
+    let mut free_from: FxHashMap<Cell, usize> = FxHashMap::default();
+    let mut reach = vec![false; level.cell_count()];
     while !remaining.is_empty() && !stop.should_stop() {
+        let round = removed.len();
+        player_reach(level, region, &boxes, &mut reach);
         // The goal whose box leaves the goals in the fewest pulls is emptied first.
-        let best = remaining
-            .iter()
-            .enumerate()
-            .filter_map(|(i, &g)| {
-                let first = ways_out(level, region, &boxes, g, 1, stop);
-                first.first().map(|w| (w.pushes.len(), i))
-            })
-            .min();
+        let mut best = None;
+        for (i, &g) in remaining.iter().enumerate() {
+            let first = ways_out(level, region, (&boxes, &reach), g, 1, stop);
+            if let Some(way) = first.first() {
+                free_from.entry(g).or_insert(round);
+                let way = (way.pushes.len(), i);
+                best = Some(best.map_or(way, |b: (usize, usize)| b.min(way)));
+            }
+        }
         let Some((_, i)) = best.filter(|_| !stop.should_stop()) else {
             break;
         };
         let g = remaining.remove(i);
-        let entries = ways_out(level, region, &boxes, g, MAX_ENTRANCES, stop);
+        let entries = ways_out(level, region, (&boxes, &reach), g, MAX_ENTRANCES, stop);
         boxes[g] = false;
-        removed.push(step(g, entries));
+        removed.push((g, entries, round));
     }
-    let mut plan: Vec<PackingStep> = remaining.into_iter().map(|g| step(g, Vec::new())).collect();
-    plan.extend(removed.into_iter().rev());
+    // A goal requires the goals that cannot come out while it holds a box. Only the
+    // goals whose box came out later than its own, and could not yet when its own
+    // did, are asked: each is asked again as it stood when it first could come out,
+    // with this goal's box put back.
+    let freed = |h: Cell| free_from.get(&h).copied().unwrap_or(usize::MAX);
+    let round_out: FxHashMap<Cell, usize> = removed.iter().map(|&(g, _, r)| (g, r)).collect();
+    let mut required: Vec<Vec<Cell>> = Vec::with_capacity(removed.len());
+    for &(g, _, round) in removed.iter().filter(|_| requires) {
+        let mut requires = remaining.clone();
+        for &(h, _, _) in &removed {
+            let first = freed(h);
+            if first <= round || stop.should_stop() {
+                continue;
+            }
+            for &goal in &goals {
+                boxes[goal] = goal == g || round_out.get(&goal).is_none_or(|&r| r >= first);
+            }
+            player_reach(level, region, &boxes, &mut reach);
+            if ways_out(level, region, (&boxes, &reach), h, 1, stop).is_empty() {
+                requires.push(h);
+            }
+        }
+        required.push(requires);
+    }
+    let mut plan: Vec<PackingStep> = remaining.iter().map(|&g| unordered(g)).collect();
+    required.resize(removed.len(), Vec::new());
+    let steps = removed.into_iter().zip(required).rev();
+    plan.extend(steps.map(|((goal, entries, _), requires)| PackingStep {
+        goal,
+        entries,
+        requires,
+    }));
     plan
+}
+
+/// Marks in `reach` the cells the player can walk to from the level's start with a box
+/// on the goals of `boxes` (and no other box): the player comes into the goals from
+/// there, so a pull out of the goals cannot start in a pocket the boxes close off. When
+/// a box covers the start, the player may come from any cell off the goals.
+fn player_reach(level: &Level, region: &[bool], boxes: &[bool], reach: &mut [bool]) {
+    let free = |c: Cell| region[c] && !level.is_wall(c) && !boxes[c];
+    reach.fill(false);
+    let mut stack: Vec<Cell> = if free(level.player()) {
+        vec![level.player()]
+    } else {
+        (0..level.cell_count())
+            .filter(|&c| free(c) && !level.is_goal(c))
+            .collect()
+    };
+    for &c in &stack {
+        reach[c] = true;
+    }
+    while let Some(c) = stack.pop() {
+        for d in Direction::ALL {
+            let n = level.neighbor(c, d);
+            if free(n) && !reach[n] {
+                reach[n] = true;
+                stack.push(n);
+            }
+        }
+    }
 }
 
 /// A state of the pulls out of the goals: the box's cell and the player's.
@@ -107,13 +195,13 @@ type Reached = FxHashMap<State, (u32, State)>;
 
 /// For each cell off the goals the box on goal `from` can be pulled to (through goals
 /// only), the other boxes of `boxes` in place and the player walking (with the box in
-/// the way): the fewest pulls, turned into the pushes that bring it back, fewest
-/// first, for at most `most` cells. Empty when it cannot leave; cut short when `stop`
-/// says stop.
+/// the way) from a cell of `reach` beside it: the fewest pulls, turned into the pushes
+/// that bring it back, fewest first, for at most `most` cells. Empty when it cannot
+/// leave; cut short when `stop` says stop.
 fn ways_out(
     level: &Level,
     region: &[bool],
-    boxes: &[bool],
+    (boxes, reach): (&[bool], &[bool]),
     from: Cell,
     most: usize,
     stop: &Stop,
@@ -128,7 +216,7 @@ fn ways_out(
     let mut queue = VecDeque::new();
     for d in Direction::ALL {
         let p = level.neighbor(from, d);
-        if free(p, from) {
+        if free(p, from) && reach[p] {
             reached.insert((from, p), (0, (from, p)));
             queue.push_back((from, p));
         }
@@ -226,6 +314,43 @@ mod tests {
         let order = packing_order(&level, &region, &Stop::never());
         let col = |c: Cell| level.row_col(c).1;
         assert_eq!(order.iter().map(|&g| col(g)).collect::<Vec<_>>(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_goal_requires_the_goals_it_shuts_off() {
+        // The corridor: each goal shuts off the ones behind it.
+        let (level, region) = corridor();
+        let plan = packing_plan_with_requires(&level, &region, &Stop::never());
+        let goals: Vec<Cell> = plan.iter().map(|s| s.goal).collect();
+        assert!(plan[0].requires.is_empty());
+        assert_eq!(plan[1].requires, [goals[0]]);
+        let mut third = plan[2].requires.clone();
+        third.sort_unstable();
+        assert_eq!(third, [goals[0], goals[1]]);
+        // Not asked for, none are listed; the order is the same.
+        let plain = packing_plan(&level, &region, &Stop::never());
+        assert!(plain.iter().all(|s| s.requires.is_empty()));
+        assert!(plain.iter().map(|s| s.goal).eq(goals.iter().copied()));
+        // Goals apart in an open room shut nothing off: any order will do.
+        let text = "#########\n#.  @  .#\n#  $ $  #\n#       #\n#########\n";
+        let level = parse_xsb("t", text).unwrap().remove(0);
+        let region = player_region(&level);
+        let plan = packing_plan_with_requires(&level, &region, &Stop::never());
+        assert_eq!(plan.len(), 2);
+        assert!(plan.iter().all(|s| s.requires.is_empty()));
+    }
+
+    #[test]
+    fn a_pull_out_of_the_goals_starts_where_the_player_can_come_from() {
+        // Either box leaves the goals in one pull, the left one into the pocket on
+        // the left. With a box on both goals the player (on the right) cannot come
+        // there, so the right goal is emptied first and the left one filled first.
+        let text = "#########\n#  ..  @#\n####$ $##\n#########\n";
+        let level = parse_xsb("t", text).unwrap().remove(0);
+        let region = player_region(&level);
+        let order = packing_order(&level, &region, &Stop::never());
+        let col = |c: Cell| level.row_col(c).1;
+        assert_eq!(order.iter().map(|&g| col(g)).collect::<Vec<_>>(), [3, 4]);
     }
 
     #[test]

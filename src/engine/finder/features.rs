@@ -13,6 +13,7 @@
 //! has three or four runs round it, or when the player is left in the part that was
 //! not searched to its end and that part's smallest cell was cut off.
 
+use crate::analysis::PackingStep;
 use crate::level::{Cell, Direction, Level};
 
 /// Region counts the feature tells apart (1, 2, 3, and 4 or more).
@@ -22,6 +23,10 @@ pub const REGION_CELLS: usize = 4;
 pub struct Features {
     /// The goals in the order to fill them (empty: no packing feature).
     order: Vec<Cell>,
+    /// By goal of the order, as bits over the order, the goals it requires filled
+    /// before it counts as packed (see [`Features::with_requires`]); empty: each
+    /// goal requires all before it.
+    requires: Vec<u128>,
     /// Whether the regions of the floor are a feature (`connectivity`).
     connectivity: bool,
     /// The floor of the player's region.
@@ -101,6 +106,7 @@ impl Features {
     pub fn new(order: Vec<Cell>, floor: Vec<Cell>, connectivity: bool, cells: usize) -> Features {
         Features {
             order,
+            requires: Vec::new(),
             connectivity,
             floor,
             seen: vec![0; cells],
@@ -110,6 +116,21 @@ impl Features {
             parent: Labels::new(cells),
             scratch: Labels::new(cells),
         }
+    }
+
+    /// The same features, but a goal counts as packed once the goals the packing
+    /// `plan` says it [requires](PackingStep::requires) are filled, not all the goals
+    /// before it: goals that do not shut each other off can be filled in any order.
+    /// The plan must be the one of the features' order.
+    pub fn with_requires(mut self, plan: &[PackingStep]) -> Features {
+        if plan.len() > u128::BITS as usize {
+            return self; // (no level orders so many goals: see MAX_ORDERED_GOALS)
+        }
+        let index = |g: &Cell| plan.iter().position(|s| s.goal == *g);
+        self.requires = (plan.iter())
+            .map(|s| (s.requires.iter().filter_map(index)).fold(0, |m, j| m | 1 << j))
+            .collect();
+        self
     }
 
     /// How many cells there are (the most advanced is the last).
@@ -131,12 +152,27 @@ impl Features {
     /// `regions` (from [`Features::child_regions`]).
     pub fn cell_of(&self, boxes: &[bool], regions: usize) -> usize {
         let regions = if self.connectivity { regions } else { 1 };
-        self.packed(boxes) * REGION_CELLS + (REGION_CELLS - regions.clamp(1, REGION_CELLS))
+        self.progress(boxes) * REGION_CELLS + (REGION_CELLS - regions.clamp(1, REGION_CELLS))
     }
 
     /// How many goals of the packing order the boxes on `boxes` fill, in order.
     pub fn packed(&self, boxes: &[bool]) -> usize {
         self.order.iter().take_while(|&&g| boxes[g]).count()
+    }
+
+    /// How many goals of the packing order the boxes on `boxes` fill whose required
+    /// goals are filled too: the goals filled in order, when no goal was told apart
+    /// from those before it.
+    fn progress(&self, boxes: &[bool]) -> usize {
+        if self.requires.is_empty() {
+            return self.packed(boxes);
+        }
+        let filled = (self.order.iter().enumerate())
+            .filter(|&(_, &g)| boxes[g])
+            .fold(0u128, |m, (j, _)| m | 1 << j);
+        (self.requires.iter().enumerate())
+            .filter(|&(j, &needs)| filled & (1 << j) != 0 && needs & !filled == 0)
+            .count()
     }
 
     /// Labels the regions of the position with boxes on `boxes`, the parent of the
@@ -356,6 +392,35 @@ mod tests {
         let mut boxes = vec![false; l.cell_count()];
         boxes[goal] = true;
         assert_eq!(f.cell(&l, &boxes), 2 * REGION_CELLS - 1);
+    }
+
+    #[test]
+    fn a_goal_counts_as_packed_once_the_goals_it_requires_are_filled() {
+        // Three goals at the end of a corridor, and a fourth apart from them.
+        let text = "#########\n#...   .#\n###$$$$ #\n#   @   #\n#########\n";
+        let level = parse_xsb("t", text).unwrap().remove(0);
+        let region = player_region(&level);
+        let never = crate::stop::Stop::never();
+        let plan = crate::analysis::packing_plan_with_requires(&level, &region, &never);
+        let order: Vec<Cell> = plan.iter().map(|s| s.goal).collect();
+        let floor: Vec<Cell> = level.open_cells().collect();
+        let strict = Features::new(order.clone(), floor.clone(), false, level.cell_count());
+        let loose = Features::new(order.clone(), floor, false, level.cell_count());
+        let loose = loose.with_requires(&plan);
+        let at = |c: usize| *order.iter().find(|&&g| level.row_col(g).1 == c).unwrap();
+        // The deepest goal of the corridor comes first in the order; the goal apart,
+        // filled alone, is progress too.
+        assert_eq!(order[0], at(1));
+        let mut boxes = vec![false; level.cell_count()];
+        boxes[at(7)] = true;
+        assert_eq!((strict.progress(&boxes), loose.progress(&boxes)), (0, 1));
+        // The corridor's entrance counts only once the goals behind it are filled.
+        boxes[at(3)] = true;
+        assert_eq!(loose.progress(&boxes), 1);
+        boxes[at(1)] = true;
+        assert_eq!((strict.progress(&boxes), loose.progress(&boxes)), (1, 2));
+        boxes[at(2)] = true;
+        assert_eq!((strict.progress(&boxes), loose.progress(&boxes)), (4, 4));
     }
 
     /// Random positions of `level`'s boxes on its floor, from a small generator.

@@ -16,7 +16,8 @@
 //!
 //! Every technique can be switched off for measurements with the environment variable
 //! `SATSOKO_FINDER_OFF`, a comma-separated list of the names in [`Techniques`]; those
-//! off by default (`connectivity`) are switched on with `SATSOKO_FINDER_ON`.
+//! off by default (`connectivity`, `partial-order`) are switched on with
+//! `SATSOKO_FINDER_ON`.
 
 mod corral;
 mod features;
@@ -87,11 +88,16 @@ pub struct Techniques {
     /// When a push brings a box onto the entrance of the next goal of the packing
     /// order, also push it on to that goal in one step (`goal-macros`).
     pub goal_macros: bool,
+    /// Count a goal as packed once the goals it shuts off are filled, not all the
+    /// goals before it in the packing order (`partial-order`; off by default: on
+    /// XSokoban the finder alone solves 53 levels at 60 s either way, four others,
+    /// in 1.2× the time).
+    pub partial_order: bool,
 }
 
 impl Techniques {
     /// The names `SATSOKO_FINDER_OFF` and `SATSOKO_FINDER_ON` take.
-    pub const NAMES: [&str; 12] = [
+    pub const NAMES: [&str; 13] = [
         "freeze",
         "tunnels",
         "packing",
@@ -104,6 +110,7 @@ impl Techniques {
         "switches",
         "second",
         "goal-macros",
+        "partial-order",
     ];
 
     /// Every technique on.
@@ -120,11 +127,14 @@ impl Techniques {
         switches: true,
         second: true,
         goal_macros: true,
+        partial_order: true,
     };
 
-    /// The techniques the finder uses unless told otherwise: all but `connectivity`.
+    /// The techniques the finder uses unless told otherwise: all but `connectivity`
+    /// and `partial-order`.
     pub const DEFAULT: Techniques = Techniques {
         connectivity: false,
+        partial_order: false,
         ..Techniques::ALL
     };
 
@@ -151,12 +161,13 @@ impl Techniques {
             switches: on("switches", d.switches),
             second: on("second", d.second),
             goal_macros: on("goal-macros", d.goal_macros),
+            partial_order: on("partial-order", d.partial_order),
         }
     }
 
     /// The techniques' switches in the order of [`Techniques::NAMES`].
     #[cfg(test)]
-    fn flags(self) -> [bool; 12] {
+    fn flags(self) -> [bool; 13] {
         [
             self.freeze,
             self.tunnels,
@@ -170,6 +181,7 @@ impl Techniques {
             self.switches,
             self.second,
             self.goal_macros,
+            self.partial_order,
         ]
     }
 
@@ -399,14 +411,14 @@ mod tests {
     use std::time::Instant;
 
     #[test]
-    fn the_default_is_every_technique_but_connectivity() {
+    fn the_default_is_every_technique_but_connectivity_and_the_partial_order() {
         let flags = Techniques::DEFAULT.flags();
         let off: Vec<&str> = (Techniques::NAMES.iter())
             .zip(flags)
             .filter(|&(_, on)| !on)
             .map(|(&name, _)| name)
             .collect();
-        assert_eq!(off, ["connectivity"]);
+        assert_eq!(off, ["connectivity", "partial-order"]);
         assert!(Techniques::ALL.flags().iter().all(|&on| on));
     }
 

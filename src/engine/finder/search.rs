@@ -6,7 +6,9 @@ use super::corral::Corrals;
 use super::features::Features;
 use super::frontier::Frontier;
 use super::{SWITCH_COST, Techniques};
-use crate::analysis::{Analysis, Assignment, PackingStep, frozen_off_goal, packing_plan};
+use crate::analysis::{
+    Analysis, Assignment, PackingStep, frozen_off_goal, packing_plan, packing_plan_with_requires,
+};
 use crate::engine::StopReason;
 use crate::engine::arena::{Arena, Step, reserve_total};
 use crate::engine::push_search::SearchAnswer;
@@ -103,18 +105,23 @@ impl<'a> Search<'a> {
         };
         let cells = level.cell_count();
         let floor: Vec<Cell> = (0..cells).filter(|&c| analysis.region[c]).collect();
-        let plan = if techniques.packing {
+        let plan = if techniques.packing && techniques.partial_order {
+            packing_plan_with_requires(level, &analysis.region, stop)
+        } else if techniques.packing {
             packing_plan(level, &analysis.region, stop)
         } else {
             Vec::new()
         };
         let order = plan.iter().map(|s| s.goal).collect();
+        let mut features = Features::new(order, floor.clone(), techniques.connectivity, cells);
+        if techniques.partial_order {
+            features = features.with_requires(&plan);
+        }
         let plan = if techniques.goal_macros {
             plan
         } else {
             Vec::new()
         };
-        let features = Features::new(order, floor.clone(), techniques.connectivity, cells);
         let n = level.box_cells().filter(|&c| analysis.region[c]).count();
         let assignment = Assignment::until(level, &analysis.region, stop)?;
         if stop.should_stop() {
