@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap;
 
+use crate::game::Region;
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
 
@@ -98,11 +99,10 @@ fn plan(level: &Level, region: &[bool], requires: bool, stop: &Stop) -> Vec<Pack
         boxes[g] = true;
     }
     let mut remaining = goals.clone();
-    // The goals taken out, with their entries and the round each was taken out in.
-    let mut removed: Vec<(Cell, Vec<GoalEntry>, usize)> = Vec::new();
+    let mut removed: Vec<Removed> = Vec::new();
     // By goal, the first round its box could be taken out in.
     let mut free_from: FxHashMap<Cell, usize> = FxHashMap::default();
-    let mut reach = vec![false; level.cell_count()];
+    let mut reach = Region::adjacency(level);
     while !remaining.is_empty() && !stop.should_stop() {
         let round = removed.len();
         player_reach(level, region, &boxes, &mut reach);
@@ -119,71 +119,96 @@ fn plan(level: &Level, region: &[bool], requires: bool, stop: &Stop) -> Vec<Pack
         let Some((_, i)) = best.filter(|_| !stop.should_stop()) else {
             break;
         };
-        let g = remaining.remove(i);
-        let entries = ways_out(level, region, (&boxes, &reach), g, MAX_ENTRANCES, stop);
-        boxes[g] = false;
-        removed.push((g, entries, round));
+        let goal = remaining.remove(i);
+        let entries = ways_out(level, region, (&boxes, &reach), goal, MAX_ENTRANCES, stop);
+        boxes[goal] = false;
+        removed.push(Removed {
+            goal,
+            entries,
+            round,
+            freed: free_from[&goal],
+        });
     }
-    // A goal requires the goals that cannot come out while it holds a box. Only the
-    // goals whose box came out later than its own, and could not yet when its own
-    // did, are asked: each is asked again as it stood when it first could come out,
-    // with this goal's box put back.
-    let freed = |h: Cell| free_from.get(&h).copied().unwrap_or(usize::MAX);
-    let round_out: FxHashMap<Cell, usize> = removed.iter().map(|&(g, _, r)| (g, r)).collect();
-    let mut required: Vec<Vec<Cell>> = Vec::with_capacity(removed.len());
-    for &(g, _, round) in removed.iter().filter(|_| requires) {
-        let mut requires = remaining.clone();
-        for &(h, _, _) in &removed {
-            let first = freed(h);
-            if first <= round || stop.should_stop() {
-                continue;
-            }
-            for &goal in &goals {
-                boxes[goal] = goal == g || round_out.get(&goal).is_none_or(|&r| r >= first);
-            }
-            player_reach(level, region, &boxes, &mut reach);
-            if ways_out(level, region, (&boxes, &reach), h, 1, stop).is_empty() {
-                requires.push(h);
-            }
-        }
-        required.push(requires);
-    }
-    let mut plan: Vec<PackingStep> = remaining.iter().map(|&g| unordered(g)).collect();
-    required.resize(removed.len(), Vec::new());
+    let required: Vec<Vec<Cell>> = if requires {
+        let taken = Taken {
+            goals: &goals,
+            stuck: &remaining,
+            removed: &removed,
+        };
+        (removed.iter())
+            .map(|r| taken.required(level, region, r, stop))
+            .collect()
+    } else {
+        vec![Vec::new(); removed.len()]
+    };
+    let mut plan: Vec<PackingStep> = remaining.into_iter().map(unordered).collect();
     let steps = removed.into_iter().zip(required).rev();
-    plan.extend(steps.map(|((goal, entries, _), requires)| PackingStep {
-        goal,
-        entries,
+    plan.extend(steps.map(|(r, requires)| PackingStep {
+        goal: r.goal,
+        entries: r.entries,
         requires,
     }));
     plan
 }
 
-/// Marks in `reach` the cells the player can walk to from the level's start with a box
-/// on the goals of `boxes` (and no other box): the player comes into the goals from
-/// there, so a pull out of the goals cannot start in a pocket the boxes close off. When
-/// a box covers the start, the player may come from any cell off the goals.
-fn player_reach(level: &Level, region: &[bool], boxes: &[bool], reach: &mut [bool]) {
-    let free = |c: Cell| region[c] && !level.is_wall(c) && !boxes[c];
-    reach.fill(false);
-    let mut stack: Vec<Cell> = if free(level.player()) {
-        vec![level.player()]
-    } else {
-        (0..level.cell_count())
-            .filter(|&c| free(c) && !level.is_goal(c))
-            .collect()
-    };
-    for &c in &stack {
-        reach[c] = true;
-    }
-    while let Some(c) = stack.pop() {
-        for d in Direction::ALL {
-            let n = level.neighbor(c, d);
-            if free(n) && !reach[n] {
-                reach[n] = true;
-                stack.push(n);
+/// A goal whose box the backward pass took out.
+struct Removed {
+    goal: Cell,
+    entries: Vec<GoalEntry>,
+    /// The round it was taken out in.
+    round: usize,
+    /// The first round its box could have been taken out in.
+    freed: usize,
+}
+
+/// The backward pass as it ended: the goals, those whose box could not be taken out,
+/// and those taken out.
+struct Taken<'a> {
+    goals: &'a [Cell],
+    stuck: &'a [Cell],
+    removed: &'a [Removed],
+}
+
+impl Taken<'_> {
+    /// The goals `r`'s goal requires: those that cannot come out while it holds a box.
+    /// Only the goals whose box came out later than its own, and could not yet when
+    /// its own did, are asked: each is asked again as it stood when it first could
+    /// come out, with this goal's box put back. The goals whose box never came out are
+    /// required by all.
+    fn required(&self, level: &Level, region: &[bool], r: &Removed, stop: &Stop) -> Vec<Cell> {
+        let mut boxes = vec![false; level.cell_count()];
+        let mut reach = Region::adjacency(level);
+        let mut requires = self.stuck.to_vec();
+        for h in self.removed.iter().filter(|h| h.freed > r.round) {
+            if stop.should_stop() {
+                break;
+            }
+            for &goal in self.goals {
+                boxes[goal] = true;
+            }
+            for taken in self.removed.iter().filter(|t| t.round < h.freed) {
+                boxes[taken.goal] = false;
+            }
+            boxes[r.goal] = true;
+            player_reach(level, region, &boxes, &mut reach);
+            if ways_out(level, region, (&boxes, &reach), h.goal, 1, stop).is_empty() {
+                requires.push(h.goal);
             }
         }
+        requires
+    }
+}
+
+/// Fills `reach` with the cells the player can walk to from the level's start with a
+/// box on the goals of `boxes` (and no other box): the player comes into the goals
+/// from there, so a pull out of the goals cannot start in a pocket the boxes close off.
+/// When a box covers the start, the player may come from any cell off the goals.
+fn player_reach(level: &Level, region: &[bool], boxes: &[bool], reach: &mut Region) {
+    if !boxes[level.player()] {
+        reach.fill(level, boxes, level.player());
+    } else {
+        let open = |&c: &Cell| region[c] && !level.is_wall(c) && !boxes[c] && !level.is_goal(c);
+        reach.fill_from_all(level, boxes, (0..level.cell_count()).filter(open));
     }
 }
 
@@ -201,7 +226,7 @@ type Reached = FxHashMap<State, (u32, State)>;
 fn ways_out(
     level: &Level,
     region: &[bool],
-    (boxes, reach): (&[bool], &[bool]),
+    (boxes, reach): (&[bool], &Region),
     from: Cell,
     most: usize,
     stop: &Stop,
@@ -216,7 +241,7 @@ fn ways_out(
     let mut queue = VecDeque::new();
     for d in Direction::ALL {
         let p = level.neighbor(from, d);
-        if free(p, from) && reach[p] {
+        if free(p, from) && reach.contains(p) {
             reached.insert((from, p), (0, (from, p)));
             queue.push_back((from, p));
         }

@@ -129,6 +129,24 @@ impl Region {
         name
     }
 
+    /// Fills from every cell of `from` at once around `boxes`: the cells some cell of
+    /// `from` reaches (read them with [`Region::contains`]).
+    pub fn fill_from_all(
+        &mut self,
+        level: &Level,
+        boxes: &[bool],
+        from: impl Iterator<Item = Cell>,
+    ) {
+        self.begin(from);
+        if self.queue.is_empty() {
+            return;
+        }
+        match self.steps {
+            Steps::Adjacent => self.spread_plain(level, boxes, None),
+            Steps::Walking => self.spread::<true>(level, boxes, None),
+        };
+    }
+
     /// Whether `target` is in the region of `from` around `boxes`: a fill that stops
     /// as soon as it gets there (after which [`Region::contains`] says nothing).
     pub fn reaches(&mut self, level: &Level, boxes: &[bool], from: Cell, target: Cell) -> bool {
@@ -178,17 +196,7 @@ impl Region {
         target: Option<Cell>,
         record: bool,
     ) -> (Cell, bool) {
-        if self.stamp == u32::MAX {
-            // After four billion fills, start the stamps again.
-            self.stamp_of.fill(0);
-            self.back_stamp_of.fill(0);
-            self.back_head.fill((0, u32::MAX));
-            self.stamp = 0;
-        }
-        self.stamp += 1;
-        self.queue.clear();
-        self.queue.push(from);
-        self.stamp_of[from] = self.stamp;
+        self.begin(std::iter::once(from));
         if target == Some(from) {
             return (from, true);
         }
@@ -201,6 +209,25 @@ impl Region {
             (Steps::Adjacent, true) => self.spread::<false>(level, boxes, target),
             (Steps::Walking, false) => self.spread::<true>(level, boxes, target),
             (Steps::Walking, true) => self.spread::<true>(level, boxes, target),
+        }
+    }
+
+    /// Starts a new fill from the cells `from` (each reached, each waiting).
+    fn begin(&mut self, from: impl Iterator<Item = Cell>) {
+        if self.stamp == u32::MAX {
+            // After four billion fills, start the stamps again.
+            self.stamp_of.fill(0);
+            self.back_stamp_of.fill(0);
+            self.back_head.fill((0, u32::MAX));
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.queue.clear();
+        for c in from {
+            if self.stamp_of[c] != self.stamp {
+                self.stamp_of[c] = self.stamp;
+                self.queue.push(c);
+            }
         }
     }
 
@@ -317,6 +344,31 @@ mod tests {
             );
         }
         assert_eq!(full.mask().iter().filter(|&&c| c).count(), 2);
+    }
+
+    #[test]
+    fn a_fill_from_several_cells_reaches_what_each_reaches() {
+        // A box splits the corridor in two; one seed on each side.
+        let l = level("#########\n#@  $ ..#\n#  $    #\n#########\n");
+        let mut boxes = vec![false; l.cell_count()];
+        let at = |r: usize, c: usize| {
+            (0..l.cell_count())
+                .find(|&x| l.row_col(x) == (r, c))
+                .unwrap()
+        };
+        for c in [at(1, 4), at(2, 3)] {
+            boxes[c] = true;
+        }
+        let (left, right) = (at(1, 1), at(1, 7));
+        let mut all = Region::adjacency(&l);
+        all.fill_from_all(&l, &boxes, [left, right].into_iter());
+        for seed in [left, right] {
+            let mut one = Region::adjacency(&l);
+            one.fill(&l, &boxes, seed);
+            let mask = one.mask();
+            assert!((0..l.cell_count()).all(|c| !mask[c] || all.contains(c)));
+        }
+        assert!(all.contains(at(2, 1)) && all.contains(at(2, 7)));
     }
 
     #[test]
