@@ -111,6 +111,14 @@ const NO_SIDE: u8 = u8::MAX;
 /// fill per cell, so it is computed once for any number of targets.
 pub struct BoxSides(Vec<[u8; 4]>);
 
+impl BoxSides {
+    /// The component (0..4) of the neighbour of `cell` in direction `dir` when a box
+    /// stands on `cell`; `None` for a wall or a cell outside the region.
+    pub fn side(&self, cell: Cell, dir: Direction) -> Option<u8> {
+        Some(self.0[cell][dir.index()]).filter(|&s| s != NO_SIDE)
+    }
+}
+
 /// The [`BoxSides`] of `level` with the player's `region`, in time linear in the board.
 ///
 /// The neighbours of `b` that stay connected once a box stands on `b` are the ones in

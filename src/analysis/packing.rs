@@ -13,6 +13,8 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap;
 
+use super::distance::{BoxSides, box_sides};
+
 use crate::game::Region;
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
@@ -106,21 +108,31 @@ fn plan(level: &Level, region: &[bool], requires: bool, stop: &Stop) -> Vec<Pack
     while !remaining.is_empty() && !stop.should_stop() {
         let round = removed.len();
         player_reach(level, region, &boxes, &mut reach);
-        // The goal whose box leaves the goals in the fewest pulls is emptied first.
+        // The goal whose box leaves the goals in the fewest pulls is emptied first;
+        // a box that can then be pulled on to a cell a box starts on, if any can.
+        let fed = Feed::new(level, region, &boxes);
         let mut best = None;
-        for (i, &g) in remaining.iter().enumerate() {
-            let first = ways_out(level, region, (&boxes, &reach), g, 1, stop);
-            if let Some(way) = first.first() {
-                free_from.entry(g).or_insert(round);
-                let way = (way.pushes.len(), i);
-                best = Some(best.map_or(way, |b: (usize, usize)| b.min(way)));
+        for feed in [Some(&fed), None] {
+            let mut fewest = None;
+            for (i, &g) in remaining.iter().enumerate() {
+                let first = ways_out(level, region, (&boxes, &reach), g, (1, feed), stop);
+                if let Some(way) = first.first() {
+                    free_from.entry(g).or_insert(round);
+                    let way = (way.pushes.len(), i);
+                    fewest = Some(fewest.map_or(way, |f: (usize, usize)| f.min(way)));
+                }
+            }
+            if let Some((_, i)) = fewest {
+                best = Some((i, feed));
+                break;
             }
         }
-        let Some((_, i)) = best.filter(|_| !stop.should_stop()) else {
+        let Some((i, fed)) = best.filter(|_| !stop.should_stop()) else {
             break;
         };
         let goal = remaining.remove(i);
-        let entries = ways_out(level, region, (&boxes, &reach), goal, MAX_ENTRANCES, stop);
+        let most = (MAX_ENTRANCES, fed);
+        let entries = ways_out(level, region, (&boxes, &reach), goal, most, stop);
         boxes[goal] = false;
         removed.push(Removed {
             goal,
@@ -191,7 +203,7 @@ impl Taken<'_> {
             }
             boxes[r.goal] = true;
             player_reach(level, region, &boxes, &mut reach);
-            if ways_out(level, region, (&boxes, &reach), h.goal, 1, stop).is_empty() {
+            if ways_out(level, region, (&boxes, &reach), h.goal, (1, None), stop).is_empty() {
                 requires.push(h.goal);
             }
         }
@@ -221,14 +233,15 @@ type Reached = FxHashMap<State, (u32, State)>;
 /// For each cell off the goals the box on goal `from` can be pulled to (through goals
 /// only), the other boxes of `boxes` in place and the player walking (with the box in
 /// the way) from a cell of `reach` beside it: the fewest pulls, turned into the pushes
-/// that bring it back, fewest first, for at most `most` cells. Empty when it cannot
-/// leave; cut short when `stop` says stop.
+/// that bring it back, fewest first, for at most `most` cells, and with `fed`, only
+/// those a box can come to ([`Feed`]). Empty when it cannot leave; cut short when
+/// `stop` says stop.
 fn ways_out(
     level: &Level,
     region: &[bool],
     (boxes, reach): (&[bool], &Region),
     from: Cell,
-    most: usize,
+    (most, fed): (usize, Option<&Feed>),
     stop: &Stop,
 ) -> Vec<GoalEntry> {
     let free = |c: Cell, b: Cell| region[c] && !level.is_wall(c) && c != b && !boxes[c];
@@ -255,9 +268,10 @@ fn ways_out(
         }
         let cost = cost_of(&reached, (b, p));
         if !level.is_goal(b) {
-            // Off the goals: a way out, if the first to this cell; the box goes no
-            // further.
-            if ways.iter().all(|w| w.entrance != b) {
+            // Off the goals: a way out, if the first to this cell (and fed, if
+            // asked); the box goes no further.
+            let fed_here = || fed.is_none_or(|feed| feed.feeds(level, (b, p)));
+            if ways.iter().all(|w| w.entrance != b) && fed_here() {
                 ways.push(entry_from(level, &reached, (b, p)));
                 if ways.len() == most {
                     break;
@@ -277,7 +291,8 @@ fn ways_out(
                 let beyond = level.neighbor(p, d);
                 if free(beyond, b) && cost_of(&reached, (p, beyond)) > cost + 1 {
                     reached.insert((p, beyond), (cost + 1, (b, p)));
-                    if most == 1 && !level.is_goal(p) {
+                    let fed_there = || fed.is_none_or(|feed| feed.feeds(level, (p, beyond)));
+                    if most == 1 && !level.is_goal(p) && fed_there() {
                         // The first way out is one of the fewest pulls: every state
                         // still queued costs at least `cost`, and leaving the goals
                         // takes a pull more; searching on would walk the whole
@@ -290,6 +305,66 @@ fn ways_out(
         }
     }
     ways
+}
+
+/// Where a box can come from: the states (box cell, side of the box the player is on)
+/// a box can be pushed to from a cell some box starts on, the boxes of `boxes` in
+/// place and the player walking around them. A way out of the goals through any other
+/// state is one no box could come by. One search of the board, the sides of a box on
+/// each cell found at once ([`box_sides`]), so the test costs nothing per way out.
+struct Feed {
+    sides: BoxSides,
+    /// By state, `cell * 4 + side`.
+    fed: Vec<bool>,
+}
+
+impl Feed {
+    fn new(level: &Level, region: &[bool], boxes: &[bool]) -> Feed {
+        let open: Vec<bool> = (0..level.cell_count())
+            .map(|c| region[c] && !level.is_wall(c) && !boxes[c])
+            .collect();
+        let sides = box_sides(level, &open);
+        let mut fed = vec![false; level.cell_count() * 4];
+        let mut stack = Vec::new();
+        for start in level.box_cells().filter(|&c| open[c]) {
+            for d in Direction::ALL {
+                if let Some(s) = sides.side(start, d) {
+                    let state = start * 4 + s as usize;
+                    if !fed[state] {
+                        fed[state] = true;
+                        stack.push(state);
+                    }
+                }
+            }
+        }
+        while let Some(state) = stack.pop() {
+            let (b, s) = (state / 4, (state % 4) as u8);
+            // A push in direction d: the player behind the box, on side s; after it,
+            // the player stands on b, behind the box on `ahead`.
+            for d in Direction::ALL {
+                let ahead = level.neighbor(b, d);
+                if sides.side(b, d.opposite()) != Some(s) || !open[ahead] {
+                    continue;
+                }
+                let after = sides.side(ahead, d.opposite()).expect("b is open");
+                let next = ahead * 4 + after as usize;
+                if !fed[next] {
+                    fed[next] = true;
+                    stack.push(next);
+                }
+            }
+        }
+        Feed { sides, fed }
+    }
+
+    /// Whether a box can come to the state (box cell, player cell beside it).
+    fn feeds(&self, level: &Level, (b, p): State) -> bool {
+        Direction::ALL
+            .into_iter()
+            .find(|&d| level.neighbor(b, d) == p)
+            .and_then(|d| self.sides.side(b, d))
+            .is_some_and(|s| self.fed[b * 4 + s as usize])
+    }
 }
 
 /// The pushes that undo the pulls leading to state `end` (read back through `reached`).
@@ -376,6 +451,71 @@ mod tests {
         let order = packing_order(&level, &region, &Stop::never());
         let col = |c: Cell| level.row_col(c).1;
         assert_eq!(order.iter().map(|&g| col(g)).collect::<Vec<_>>(), [3, 4]);
+    }
+
+    #[test]
+    fn a_goal_is_not_entered_from_a_cell_no_box_can_be_pushed_to() {
+        // The goal's box leaves in one pull either way: left, into a cell no box can
+        // be pushed to (pushing it there would need the player in the wall), or down,
+        // towards the box's start. Only the way down is an entrance.
+        let text = "#######\n#@    #\n#  . ##\n# # ###\n# #$###\n#   ###\n#######\n";
+        let level = parse_xsb("t", text).unwrap().remove(0);
+        let region = player_region(&level);
+        let plan = packing_plan(&level, &region, &Stop::never());
+        let at = |r: usize, c: usize| (r + 1) * level.width() + c + 1;
+        let entrances: Vec<Cell> = plan[0].entries.iter().map(|e| e.entrance).collect();
+        assert_eq!(entrances, [at(3, 3)]);
+        assert_eq!(plan[0].entries[0].pushes, [(at(3, 3), Direction::Up)]);
+    }
+
+    /// The reference [`Feed`] must equal: a search of pulls, the player walking, from
+    /// the state to a cell some box starts on.
+    fn pulled_to_a_start(level: &Level, region: &[bool], boxes: &[bool], from: State) -> bool {
+        let free = |c: Cell, b: Cell| region[c] && !level.is_wall(c) && c != b && !boxes[c];
+        let mut seen = rustc_hash::FxHashSet::default();
+        seen.insert(from);
+        let mut stack = vec![from];
+        while let Some((b, p)) = stack.pop() {
+            if level.has_initial_box(b) {
+                return true;
+            }
+            for d in Direction::ALL {
+                let q = level.neighbor(p, d);
+                if free(q, b) && seen.insert((b, q)) {
+                    stack.push((b, q));
+                }
+                let beyond = level.neighbor(p, d);
+                if level.neighbor(b, d) == p && free(beyond, b) && seen.insert((p, beyond)) {
+                    stack.push((p, beyond));
+                }
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn a_box_can_come_where_pulls_lead_to_its_start() {
+        // Every state of a box beside the player, with a box on every other goal and
+        // on no goal, against the search of pulls.
+        let text = include_str!("../../levels/microban.xsb");
+        for level in parse_xsb("microban", text).unwrap().iter().take(40) {
+            let region = player_region(level);
+            let none = vec![false; level.cell_count()];
+            let goals: Vec<bool> = (0..level.cell_count()).map(|c| level.is_goal(c)).collect();
+            for boxes in [&none, &goals] {
+                let feed = Feed::new(level, &region, boxes);
+                let open = |c: Cell| region[c] && !level.is_wall(c) && !boxes[c];
+                for b in (0..level.cell_count()).filter(|&b| open(b)) {
+                    for d in Direction::ALL {
+                        let p = level.neighbor(b, d);
+                        if open(p) {
+                            let expected = pulled_to_a_start(level, &region, boxes, (b, p));
+                            assert_eq!(feed.feeds(level, (b, p)), expected, "{}", level.name());
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
