@@ -4,10 +4,11 @@
 //! the order in reverse, as the order in which the boxes could be pulled back out.
 //!
 //! Backward: with a box on every goal, take out, one at a time, a box that can be pulled
-//! off the goal cells with the others still in place; the order of the removals,
-//! reversed, is the order of filling (the goal emptied last is filled first). Goals
-//! whose box cannot be taken out come first. The order is a guide for the plan finder,
-//! not a proof of anything.
+//! off the goal cells with the others still in place, to a cell a box could come to
+//! from where some box starts (the way is fed); the order of the removals, reversed, is
+//! the order of filling (the goal emptied last is filled first). Goals whose box cannot
+//! be taken out come first. The order is a guide for the plan finder, not a proof of
+//! anything.
 
 use std::collections::VecDeque;
 
@@ -37,10 +38,10 @@ pub struct PackingStep {
     pub goal: Cell,
     /// Where a box can enter the goals to reach this one, and the pushes from there,
     /// with exactly the goals before it in the order filled: for each cell off the
-    /// goals its box could be pulled out to, the reverse of the fewest pulls, fewest
-    /// first (at most [`MAX_ENTRANCES`]). Empty for the goals whose box could not be
-    /// taken out (they come first), and for all goals beyond
-    /// [`MAX_ORDERED_GOALS`].
+    /// goals its box could be pulled out to (and a box could come to, when any could),
+    /// the reverse of the fewest pulls, fewest first (at most [`MAX_ENTRANCES`]).
+    /// Empty for the goals whose box could not be taken out (they come first), and for
+    /// all goals beyond [`MAX_ORDERED_GOALS`].
     pub entries: Vec<GoalEntry>,
     /// The goals earlier in the order that must be filled before this one: those
     /// whose box could not yet be taken out of the goals when this goal's box was
