@@ -111,12 +111,12 @@ fn plan(level: &Level, region: &[bool], requires: bool, stop: &Stop) -> Vec<Pack
         player_reach(level, region, &boxes, &mut reach);
         // The goal whose box leaves the goals in the fewest pulls is emptied first;
         // a box that can then be pulled on to a cell a box starts on, if any can.
-        let fed = Feed::new(level, region, &boxes);
+        let feed = Feed::new(level, region, &boxes);
         let mut best = None;
-        for feed in [Some(&fed), None] {
+        for fed in [Some(&feed), None] {
             let mut fewest = None;
             for (i, &g) in remaining.iter().enumerate() {
-                let first = ways_out(level, region, (&boxes, &reach), g, (1, feed), stop);
+                let first = ways_out(level, region, (&boxes, &reach), g, (1, fed), stop);
                 if let Some(way) = first.first() {
                     free_from.entry(g).or_insert(round);
                     let way = (way.pushes.len(), i);
@@ -124,7 +124,7 @@ fn plan(level: &Level, region: &[bool], requires: bool, stop: &Stop) -> Vec<Pack
                 }
             }
             if let Some((_, i)) = fewest {
-                best = Some((i, feed));
+                best = Some((i, fed));
                 break;
             }
         }
@@ -400,12 +400,16 @@ mod tests {
     use crate::game::player_region;
     use crate::level::parse_xsb;
 
-    /// Three goals in a dead-end corridor, and the player's region.
-    fn corridor() -> (Level, Vec<bool>) {
-        let text = "#######\n#...  #\n### $ #\n#  $$@#\n#     #\n#######\n";
+    /// The level of `text` and the player's region.
+    fn board(text: &str) -> (Level, Vec<bool>) {
         let level = parse_xsb("t", text).unwrap().remove(0);
         let region = player_region(&level);
         (level, region)
+    }
+
+    /// Three goals in a dead-end corridor, and the player's region.
+    fn corridor() -> (Level, Vec<bool>) {
+        board("#######\n#...  #\n### $ #\n#  $$@#\n#     #\n#######\n")
     }
 
     #[test]
@@ -434,8 +438,7 @@ mod tests {
         assert!(plain.iter().map(|s| s.goal).eq(goals.iter().copied()));
         // Goals apart in an open room shut nothing off: any order will do.
         let text = "#########\n#.  @  .#\n#  $ $  #\n#       #\n#########\n";
-        let level = parse_xsb("t", text).unwrap().remove(0);
-        let region = player_region(&level);
+        let (level, region) = board(text);
         let plan = packing_plan_with_requires(&level, &region, &Stop::never());
         assert_eq!(plan.len(), 2);
         assert!(plan.iter().all(|s| s.requires.is_empty()));
@@ -447,8 +450,7 @@ mod tests {
         // the left. With a box on both goals the player (on the right) cannot come
         // there, so the right goal is emptied first and the left one filled first.
         let text = "#########\n#  ..  @#\n####$ $##\n#########\n";
-        let level = parse_xsb("t", text).unwrap().remove(0);
-        let region = player_region(&level);
+        let (level, region) = board(text);
         let order = packing_order(&level, &region, &Stop::never());
         let col = |c: Cell| level.row_col(c).1;
         assert_eq!(order.iter().map(|&g| col(g)).collect::<Vec<_>>(), [3, 4]);
@@ -460,8 +462,7 @@ mod tests {
         // be pushed to (pushing it there would need the player in the wall), or down,
         // towards the box's start. Only the way down is an entrance.
         let text = "#######\n#@    #\n#  . ##\n# # ###\n# #$###\n#   ###\n#######\n";
-        let level = parse_xsb("t", text).unwrap().remove(0);
-        let region = player_region(&level);
+        let (level, region) = board(text);
         let plan = packing_plan(&level, &region, &Stop::never());
         let at = |r: usize, c: usize| (r + 1) * level.width() + c + 1;
         let entrances: Vec<Cell> = plan[0].entries.iter().map(|e| e.entrance).collect();
@@ -481,13 +482,13 @@ mod tests {
                 return true;
             }
             for d in Direction::ALL {
+                // A walk to q, or a pull: the player beside the box steps on to q.
                 let q = level.neighbor(p, d);
                 if free(q, b) && seen.insert((b, q)) {
                     stack.push((b, q));
                 }
-                let beyond = level.neighbor(p, d);
-                if level.neighbor(b, d) == p && free(beyond, b) && seen.insert((p, beyond)) {
-                    stack.push((p, beyond));
+                if level.neighbor(b, d) == p && free(q, b) && seen.insert((p, q)) {
+                    stack.push((p, q));
                 }
             }
         }
