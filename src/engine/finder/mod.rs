@@ -22,6 +22,7 @@
 mod corral;
 mod features;
 mod frontier;
+mod knots;
 mod search;
 
 use search::Search;
@@ -63,6 +64,9 @@ pub struct Techniques {
     pub packing: bool,
     /// Prune positions whose corral can never be opened (`corrals`).
     pub corrals: bool,
+    /// Prune positions holding a few boxes jammed together that cannot all reach
+    /// goals, learned where the search makes them (`knots`).
+    pub knots: bool,
     /// Rotate turns over the cells of the features (`rotation`).
     pub rotation: bool,
     /// File positions by the regions the boxes split the floor into (`connectivity`;
@@ -97,11 +101,12 @@ pub struct Techniques {
 
 impl Techniques {
     /// The names `SATSOKO_FINDER_OFF` and `SATSOKO_FINDER_ON` take.
-    pub const NAMES: [&str; 13] = [
+    pub const NAMES: [&str; 14] = [
         "freeze",
         "tunnels",
         "packing",
         "corrals",
+        "knots",
         "rotation",
         "connectivity",
         "pi-corrals",
@@ -119,6 +124,7 @@ impl Techniques {
         tunnels: true,
         packing: true,
         corrals: true,
+        knots: true,
         rotation: true,
         connectivity: true,
         pi_corrals: true,
@@ -153,6 +159,7 @@ impl Techniques {
             tunnels: on("tunnels", d.tunnels),
             packing: on("packing", d.packing),
             corrals: on("corrals", d.corrals),
+            knots: on("knots", d.knots),
             rotation: on("rotation", d.rotation),
             connectivity: on("connectivity", d.connectivity),
             pi_corrals: on("pi-corrals", d.pi_corrals),
@@ -167,12 +174,13 @@ impl Techniques {
 
     /// The techniques' switches in the order of [`Techniques::NAMES`].
     #[cfg(test)]
-    fn flags(self) -> [bool; 13] {
+    fn flags(self) -> [bool; 14] {
         [
             self.freeze,
             self.tunnels,
             self.packing,
             self.corrals,
+            self.knots,
             self.rotation,
             self.connectivity,
             self.pi_corrals,

@@ -5,6 +5,7 @@
 use super::corral::Corrals;
 use super::features::Features;
 use super::frontier::Frontier;
+use super::knots::Knots;
 use super::{SWITCH_COST, Techniques};
 use crate::analysis::{
     Analysis, Assignment, PackingStep, frozen_off_goal, packing_plan, packing_plan_with_requires,
@@ -48,6 +49,8 @@ pub struct Search<'a> {
     features: Features,
     assignment: Assignment,
     corrals: Corrals,
+    /// Learned knots of boxes that can never all reach goals.
+    knots: Knots,
     /// The floor of the player's region (where corrals are looked for).
     floor: Vec<Cell>,
     /// Boxes that never move (outside the player's region), as a mask; the buffer the
@@ -95,6 +98,7 @@ impl<'a> Search<'a> {
             Techniques {
                 tunnels: false,
                 corrals: false,
+                knots: false,
                 pi_corrals: false,
                 freeze: false,
                 goal_macros: false,
@@ -138,6 +142,7 @@ impl<'a> Search<'a> {
             features,
             assignment,
             corrals: Corrals::new(level, stop.clone()),
+            knots: Knots::new(level, stop.clone()),
             floor,
             mask: (0..cells)
                 .map(|c| level.has_initial_box(c) && !analysis.region[c])
@@ -169,6 +174,7 @@ impl<'a> Search<'a> {
         self.frontier = Frontier::new(self.features.cells(), self.techniques.rotation);
         self.switches = Vec::new();
         self.corrals = Corrals::new(self.level, Stop::never());
+        self.knots = Knots::new(self.level, Stop::never());
         std::mem::take(&mut self.max_positions)
     }
 
@@ -275,7 +281,7 @@ impl<'a> Search<'a> {
         if !level.has_ice() {
             self.features.label(level, &self.mask);
         }
-        let answer = if self.corral_closed(id) {
+        let answer = if self.corral_closed(id) || self.knotted(id, &boxes) {
             None
         } else {
             self.expand_pushes(id, g, &boxes)
@@ -298,6 +304,18 @@ impl<'a> Search<'a> {
         // The check keeps only the fence's boxes, which makes it a guide, not a proof.
         self.skipped |= dead;
         dead
+    }
+
+    /// Whether node `id` (laid out in `mask`) holds a knot of boxes that can never all
+    /// reach goals ([`Knots`]).
+    fn knotted(&mut self, id: u32, boxes: &[u16]) -> bool {
+        if !self.techniques.knots || id == 0 {
+            return false;
+        }
+        let last = self.arena.step(id).end();
+        let player = self.arena.player(id);
+        // Sound: the knot's boxes alone cannot be solved, so this skips nothing.
+        (self.knots).dead(self.level, self.analysis, (&self.mask, boxes), player, last)
     }
 
     /// Stores the positions one push (or tunnel or goal macro) away from node `id`.
