@@ -10,7 +10,8 @@
 
 use std::collections::HashSet;
 
-use crate::analysis::{Analysis, frozen_off_goal};
+use super::few_boxes::FewBoxes;
+use crate::analysis::Analysis;
 use crate::game::Region;
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
@@ -243,55 +244,17 @@ fn search_opens(
         .filter(|&c| level.is_goal(c))
         .collect();
     let mut mask = vec![false; level.cell_count()];
-    let mut seen: HashSet<(Vec<u16>, Cell)> = HashSet::new();
-    let mut stack: Vec<(Vec<u16>, Cell)> = vec![(fence.to_vec(), player)];
-    while let Some((boxes, player)) = stack.pop() {
-        // Each step fills the player's region: on a big board, many are slow.
-        if seen.len() % 64 == 63 && stop.should_stop() {
-            return true;
-        }
-        for &b in &boxes {
-            mask[b as usize] = true;
-        }
-        let name = region.fill(level, &mask, player);
-        let opened = cells.iter().any(|&c| region.contains(c));
-        let home = boxes.iter().all(|&b| level.is_goal(b as usize))
-            && goals_inside.iter().all(|&g| mask[g]);
-        if opened || home {
-            return true;
-        }
-        if !seen.insert((boxes.clone(), name)) {
-            for &b in &boxes {
-                mask[b as usize] = false;
-            }
-            continue;
-        }
-        if seen.len() > LIMIT {
-            return true;
-        }
-        for (i, &b) in boxes.iter().enumerate() {
-            let b = b as Cell;
-            for d in Direction::ALL {
-                let behind = level.neighbor(b, d.opposite());
-                let to = level.neighbor(b, d);
-                if !region.contains(behind) || level.is_wall(to) || mask[to] || !analysis.live[to] {
-                    continue;
-                }
-                mask[b] = false;
-                mask[to] = true;
-                if !frozen_off_goal(level, &mask, &analysis.live, to) {
-                    let mut next = boxes.clone();
-                    next[i] = to as u16;
-                    next.sort_unstable();
-                    stack.push((next, b));
-                }
-                mask[to] = false;
-                mask[b] = true;
-            }
-        }
-        for &b in &boxes {
-            mask[b as usize] = false;
-        }
-    }
-    false
+    let fence: Vec<Cell> = fence.iter().map(|&b| b as Cell).collect();
+    let mut search = FewBoxes {
+        limit: LIMIT,
+        stop,
+        drop: |_: &mut Vec<Cell>, _: &mut [bool]| {},
+        reached: |boxes: &[Cell], mask: &[bool], region: &Region| {
+            let opened = cells.iter().any(|&c| region.contains(c));
+            let home =
+                boxes.iter().all(|&b| level.is_goal(b)) && goals_inside.iter().all(|&g| mask[g]);
+            opened || home
+        },
+    };
+    search.reach((level, analysis), (&fence, player), (region, &mut mask))
 }

@@ -13,7 +13,8 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::analysis::{Analysis, frozen_off_goal};
+use super::few_boxes::FewBoxes;
+use crate::analysis::Analysis;
 use crate::game::Region;
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
@@ -151,64 +152,24 @@ impl Knots {
         knot: &[Cell],
         player: Cell,
     ) -> bool {
-        let mask = &mut self.mask;
-        let mut seen: FxHashSet<(Vec<Cell>, Cell)> = FxHashSet::default();
-        let mut stack: Vec<(Vec<Cell>, Cell)> = vec![(knot.to_vec(), player)];
-        while let Some((mut boxes, player)) = stack.pop() {
-            if seen.len() % 64 == 63 && self.stop.should_stop() {
-                return true;
-            }
-            for &b in &boxes {
-                mask[b] = true;
-            }
-            boxes.retain(|&b| {
-                let jammed = !stands_free(level, mask, b);
-                if !jammed {
-                    mask[b] = false;
-                }
-                jammed
-            });
-            if boxes.iter().all(|&b| level.is_goal(b)) {
-                for &b in &boxes {
-                    mask[b] = false;
-                }
-                return true;
-            }
-            let name = self.region.fill(level, mask, player);
-            let new = seen.insert((boxes.clone(), name));
-            if new && seen.len() > LIMIT {
-                for &b in &boxes {
-                    mask[b] = false;
-                }
-                return true;
-            }
-            for (i, &b) in boxes.iter().enumerate().filter(|_| new) {
-                for d in Direction::ALL {
-                    let behind = level.neighbor(b, d.opposite());
-                    let to = level.neighbor(b, d);
-                    if !self.region.contains(behind) || level.is_wall(to) || mask[to] {
-                        continue;
+        let mut search = FewBoxes {
+            limit: LIMIT,
+            stop: &self.stop,
+            drop: |boxes: &mut Vec<Cell>, mask: &mut [bool]| {
+                boxes.retain(|&b| {
+                    let free = stands_free(level, mask, b);
+                    if free {
+                        mask[b] = false;
                     }
-                    if !analysis.live[to] {
-                        continue;
-                    }
-                    mask[b] = false;
-                    mask[to] = true;
-                    if !frozen_off_goal(level, mask, &analysis.live, to) {
-                        let mut next = boxes.clone();
-                        next[i] = to;
-                        next.sort_unstable();
-                        stack.push((next, b));
-                    }
-                    mask[to] = false;
-                    mask[b] = true;
-                }
-            }
-            for &b in &boxes {
-                mask[b] = false;
-            }
-        }
-        false
+                    !free
+                })
+            },
+            reached: |boxes: &[Cell], _: &[bool], _: &Region| {
+                boxes.iter().all(|&b| level.is_goal(b))
+            },
+        };
+        let buffers = (&mut self.region, &mut self.mask[..]);
+        search.reach((level, analysis), (knot, player), buffers)
     }
 }
 

@@ -21,6 +21,7 @@
 
 mod corral;
 mod features;
+mod few_boxes;
 mod frontier;
 mod knots;
 mod search;
