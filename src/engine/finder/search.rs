@@ -6,7 +6,7 @@ use super::corral::Corrals;
 use super::features::Features;
 use super::frontier::Frontier;
 use super::knots::Knots;
-use super::{SWITCH_COST, Techniques};
+use super::{ESTIMATE_WEIGHT, SWITCH_COST, Techniques};
 use crate::analysis::{
     Analysis, Assignment, PackingStep, frozen_off_goal, packing_plan, packing_plan_with_requires,
 };
@@ -494,15 +494,21 @@ impl<'a> Search<'a> {
         }
         let child = self.arena.add(hash, &self.children, name, id, step);
         self.switches.push(switches);
-        // Within a cell, A*'s order (the pushes made and the estimate), with each
-        // change of box charged.
+        // Within a cell, weighted A*'s order (the pushes made and the estimate
+        // counted ESTIMATE_WEIGHT times), with each change of box charged.
         let charge = if self.techniques.switches {
             SWITCH_COST.saturating_mul(switches)
         } else {
             0
         };
-        self.frontier
-            .push(cell, (child_g + h).saturating_add(charge), child_g, child);
+        self.frontier.push(
+            cell,
+            child_g
+                .saturating_add(ESTIMATE_WEIGHT.saturating_mul(h))
+                .saturating_add(charge),
+            child_g,
+            child,
+        );
         None
     }
 
