@@ -32,6 +32,11 @@ impl Direction {
         Direction::ALL[(self.index() + 2) % 4]
     }
 
+    /// The direction a quarter turn clockwise (LURD is clockwise order).
+    pub fn clockwise(self) -> Direction {
+        Direction::ALL[(self.index() + 1) % 4]
+    }
+
     /// The LURD letter: lower case for a walk, upper case for a push.
     pub fn letter(self, push: bool) -> char {
         let c = ['l', 'u', 'r', 'd'][self.index()];
@@ -54,6 +59,14 @@ impl Direction {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quarter_turn_clockwise() {
+        assert_eq!(Direction::Up.clockwise(), Direction::Right);
+        assert_eq!(Direction::Right.clockwise(), Direction::Down);
+        assert_eq!(Direction::Down.clockwise(), Direction::Left);
+        assert_eq!(Direction::Left.clockwise(), Direction::Up);
+    }
 
     #[test]
     fn letters_round_trip() {

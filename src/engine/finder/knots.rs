@@ -183,16 +183,6 @@ fn stands_free(level: &Level, mask: &[bool], b: Cell) -> bool {
     Direction::ALL.into_iter().all(open)
 }
 
-/// The direction a quarter turn clockwise from `d`.
-fn clockwise(d: Direction) -> Direction {
-    match d {
-        Direction::Up => Direction::Right,
-        Direction::Right => Direction::Down,
-        Direction::Down => Direction::Left,
-        Direction::Left => Direction::Up,
-    }
-}
-
 /// The boxes touching the box on `from`, side or corner, and those touching them, up to
 /// [`MOST_BOXES`], nearest first.
 fn cluster(level: &Level, boxes: &[bool], from: Cell) -> Vec<Cell> {
@@ -203,7 +193,7 @@ fn cluster(level: &Level, boxes: &[bool], from: Cell) -> Vec<Cell> {
         for d in Direction::ALL {
             let side = level.neighbor(c, d);
             // A box is off the padding of walls, so its corners are on the grid.
-            let corner = level.neighbor(side, clockwise(d));
+            let corner = level.neighbor(side, d.clockwise());
             for n in [side, corner] {
                 if !level.is_wall(n) && boxes[n] && !knot.contains(&n) && knot.len() < MOST_BOXES {
                     knot.push(n);
