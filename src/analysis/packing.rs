@@ -5,10 +5,11 @@
 //!
 //! Backward: with a box on every goal, take out, one at a time, a box that can be pulled
 //! off the goal cells with the others still in place, to a cell a box could come to
-//! from where some box starts (the way is fed); the order of the removals, reversed, is
-//! the order of filling (the goal emptied last is filled first). Goals whose box cannot
-//! be taken out come first. The order is a guide for the plan finder, not a proof of
-//! anything.
+//! from where some box starts (the way is fed), the player coming from the start's part
+//! of the floor (or from any part, when no box can leave toward the start's); the
+//! order of the removals, reversed, is the order of filling (the goal emptied last is
+//! filled first). Goals whose box cannot be taken out come first. The order is a guide
+//! for the plan finder, not a proof of anything.
 
 use std::collections::VecDeque;
 
@@ -108,24 +109,29 @@ fn plan(level: &Level, region: &[bool], requires: bool, stop: &Stop) -> Vec<Pack
     let mut reach = Region::adjacency(level);
     while !remaining.is_empty() && !stop.should_stop() {
         let round = removed.len();
-        player_reach(level, region, &boxes, &mut reach);
         // The goal whose box leaves the goals in the fewest pulls is emptied first;
         // a box that can then be pulled on to a cell a box starts on, if any can.
         let feed = Feed::new(level, region, &boxes);
         let mut best = None;
-        for fed in [Some(&feed), None] {
-            let mut fewest = None;
-            for (i, &g) in remaining.iter().enumerate() {
-                let first = ways_out(level, region, (&boxes, &reach), g, (1, fed), stop);
-                if let Some(way) = first.first() {
-                    free_from.entry(g).or_insert(round);
-                    let way = (way.pushes.len(), i);
-                    fewest = Some(fewest.map_or(way, |f: (usize, usize)| f.min(way)));
+        // The player comes from the start's side of the goals; where the goals cut
+        // the floor in parts and no box can leave toward the start's, from any part
+        // (in the solved position the player may stand in any).
+        'sides: for from in [Reach::Start, Reach::Anywhere] {
+            player_reach(level, region, &boxes, from, &mut reach);
+            for fed in [Some(&feed), None] {
+                let mut fewest = None;
+                for (i, &g) in remaining.iter().enumerate() {
+                    let first = ways_out(level, region, (&boxes, &reach), g, (1, fed), stop);
+                    if let Some(way) = first.first() {
+                        free_from.entry(g).or_insert(round);
+                        let way = (way.pushes.len(), i);
+                        fewest = Some(fewest.map_or(way, |f: (usize, usize)| f.min(way)));
+                    }
                 }
-            }
-            if let Some((_, i)) = fewest {
-                best = Some((i, fed));
-                break;
+                if let Some((_, i)) = fewest {
+                    best = Some((i, fed));
+                    break 'sides;
+                }
             }
         }
         let Some((i, fed)) = best.filter(|_| !stop.should_stop()) else {
@@ -203,8 +209,11 @@ impl Taken<'_> {
                 boxes[taken.goal] = false;
             }
             boxes[r.goal] = true;
-            player_reach(level, region, &boxes, &mut reach);
-            if ways_out(level, region, (&boxes, &reach), h.goal, (1, None), stop).is_empty() {
+            let shut_off = [Reach::Start, Reach::Anywhere].into_iter().all(|from| {
+                player_reach(level, region, &boxes, from, &mut reach);
+                ways_out(level, region, (&boxes, &reach), h.goal, (1, None), stop).is_empty()
+            });
+            if shut_off {
                 requires.push(h.goal);
             }
         }
@@ -212,12 +221,21 @@ impl Taken<'_> {
     }
 }
 
-/// Fills `reach` with the cells the player can walk to from the level's start with a
-/// box on the goals of `boxes` (and no other box): the player comes into the goals
-/// from there, so a pull out of the goals cannot start in a pocket the boxes close off.
-/// When a box covers the start, the player may come from any cell off the goals.
-fn player_reach(level: &Level, region: &[bool], boxes: &[bool], reach: &mut Region) {
-    if !boxes[level.player()] {
+/// Where the player may come into the goals from, in the backward pass.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// The part of the floor the player starts in (with a box on the goals left).
+    Start,
+    /// Any cell off the goals.
+    Anywhere,
+}
+
+/// Fills `reach` with the cells the player can walk to from `from` with a box on the
+/// goals of `boxes` (and no other box). From the level's start, a pull out of the
+/// goals cannot start in a pocket the boxes close off. When a box covers the start,
+/// the player may come from any cell off the goals.
+fn player_reach(level: &Level, region: &[bool], boxes: &[bool], from: Reach, reach: &mut Region) {
+    if from == Reach::Start && !boxes[level.player()] {
         reach.fill(level, boxes, level.player());
     } else {
         let open = |&c: &Cell| region[c] && !level.is_wall(c) && !boxes[c] && !level.is_goal(c);
@@ -419,6 +437,20 @@ mod tests {
         let order = packing_order(&level, &region, &Stop::never());
         let col = |c: Cell| level.row_col(c).1;
         assert_eq!(order.iter().map(|&g| col(g)).collect::<Vec<_>>(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn goals_shut_off_from_the_start_come_out_toward_the_far_side() {
+        // A corridor of two goals joins the player's row to the room of the boxes. With
+        // a box on both goals, no pull out of them can start on the player's side (the
+        // box would go into the wall), only from the room: the goal by the room is
+        // emptied first, so the deeper one, by the player, is filled first.
+        let text = "#######\n#     #\n#  $$ #\n###.###\n###.###\n#@    #\n#######\n";
+        let (level, region) = board(text);
+        let plan = packing_plan(&level, &region, &Stop::never());
+        let rows: Vec<usize> = plan.iter().map(|s| level.row_col(s.goal).0).collect();
+        assert_eq!(rows, [4, 3]);
+        assert!(plan.iter().all(|s| !s.entries.is_empty()));
     }
 
     #[test]
