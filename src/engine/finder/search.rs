@@ -495,16 +495,17 @@ impl<'a> Search<'a> {
         let child = self.arena.add(hash, &self.children, name, id, step);
         self.switches.push(switches);
         // Within a cell, weighted A*'s order (the pushes made and the estimate
-        // counted ESTIMATE_WEIGHT times), with each change of box charged.
-        let charge = if self.techniques.switches {
-            SWITCH_COST.saturating_mul(switches)
+        // counted ESTIMATE_WEIGHT times), with each change of box charged. Without
+        // the charge the weight makes the search wander (engines.md), so it is A*'s.
+        let (charge, weight) = if self.techniques.switches {
+            (SWITCH_COST.saturating_mul(switches), ESTIMATE_WEIGHT)
         } else {
-            0
+            (0, 1)
         };
         self.frontier.push(
             cell,
             child_g
-                .saturating_add(ESTIMATE_WEIGHT.saturating_mul(h))
+                .saturating_add(weight.saturating_mul(h))
                 .saturating_add(charge),
             child_g,
             child,
