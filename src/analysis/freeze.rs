@@ -111,6 +111,16 @@ pub fn frozen_off_goal(level: &Level, boxes: &[bool], live: &[bool], cell: Cell)
     frozen && (off_goal || !level.is_goal(cell))
 }
 
+/// Whether the box on `cell` (in the position `boxes`) is frozen, on its goal or off
+/// it: it can move along neither axis, now or ever (as in [`frozen_off_goal`]). In a
+/// plan such a box never moves again, so it is a wall to every other box.
+pub fn frozen(level: &Level, boxes: &[bool], live: &[bool], cell: Cell) -> bool {
+    let (mut walls, mut off_goal) = (Vec::new(), false);
+    let axes = [Axis::Horizontal, Axis::Vertical];
+    axes.into_iter()
+        .all(|axis| blocked(level, boxes, live, cell, axis, &mut walls, &mut off_goal))
+}
+
 /// The two axes a box can be pushed along.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Axis {

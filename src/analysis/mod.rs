@@ -22,7 +22,7 @@ pub use distance::{
     UNREACHABLE, push_distances_from, push_distances_to_goals, push_distances_to_goals_walking,
     walk_distances,
 };
-pub use freeze::{freeze_blocks, frozen_off_goal};
+pub use freeze::{freeze_blocks, frozen, frozen_off_goal};
 pub use heuristic::Heuristic;
 pub use packing::{
     GoalEntry, PackingStep, packing_order, packing_plan, packing_plan_with_requires,

@@ -208,9 +208,7 @@ fn cluster(level: &Level, boxes: &[bool], from: Cell) -> Vec<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::oracle::{SearchResult, shortest_pushes};
-    use crate::game::{State, apply_move};
-    use crate::level::generate::{BoardSpec, random_board};
+    use crate::engine::finder::random_pushes::check_random_pushes;
     use crate::level::parse_xsb;
 
     #[test]
@@ -243,55 +241,19 @@ mod tests {
 
     #[test]
     fn every_position_a_knot_kills_is_unsolvable() {
-        // Random pushes on small generated boards; wherever a knot (learned then or
-        // before) calls the position dead, brute force over the rules must agree.
-        let (mut dead, mut confirmed, mut learned, mut hits) = (0, 0, 0, 0);
-        let mut seed = 7u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
-        };
-        for index in 0..120 {
-            let spec = BoardSpec::class(7, (2, 4), index, 31);
-            let text = random_board(&spec);
-            let level = parse_xsb("t", &text).unwrap().remove(0);
-            let analysis = Analysis::new(&level);
-            let mut knots = Knots::new(&level, Stop::never());
-            for _walk in 0..20 {
-                let mut state = State::initial(&level);
-                for _ in 0..40 {
-                    let dir = Direction::ALL[next() % 4];
-                    let Ok(effect) = apply_move(&level, &mut state, dir) else {
-                        continue;
-                    };
-                    let Some((_, to)) = effect.box_move else {
-                        continue;
-                    };
-                    let cells: Vec<u16> = (0..level.cell_count())
-                        .filter(|&c| state.boxes[c])
-                        .map(|c| c as u16)
-                        .collect();
-                    let position = (&state.boxes[..], &cells[..]);
-                    if !knots.dead(&level, &analysis, position, state.player, to) {
-                        continue;
-                    }
-                    dead += 1;
-                    let here = level.with_position(state.player, &state.boxes);
-                    let answer = shortest_pushes(&here, usize::MAX, 200_000);
-                    confirmed += usize::from(answer == SearchResult::Unsolvable);
-                    assert!(
-                        matches!(answer, SearchResult::Unsolvable | SearchResult::TooLarge),
-                        "{answer:?}\n{}",
-                        level.render(state.player, &state.boxes)
-                    );
-                    break;
-                }
-            }
-            learned += knots.learned;
-            hits += knots.hits;
-        }
+        // Wherever a knot (learned then or before) calls a position dead, brute force
+        // over the rules must agree.
+        let (mut learned, mut hits) = (0, 0);
+        let check = |level: &Level, _: &Analysis| Some(Knots::new(level, Stop::never()));
+        let (dead, confirmed) = check_random_pushes(120, (7, 31), check, |knots, p| {
+            let cells = p.cells();
+            let position = (&p.after.boxes[..], &cells[..]);
+            let (was_learned, were_hits) = (knots.learned, knots.hits);
+            let dead = knots.dead(p.level, p.analysis, position, p.after.player, p.to);
+            learned += knots.learned - was_learned;
+            hits += knots.hits - were_hits;
+            dead
+        });
         eprintln!("{dead} dead ({confirmed} confirmed), {learned} knots learned, {hits} met again");
         // Brute force must settle most of them, or the test proves little.
         assert!(

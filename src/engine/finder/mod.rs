@@ -8,7 +8,9 @@
 //! and optionally regions of the floor; [`features`]) and, within a cell, in A*'s order (pushes made plus the cheapest
 //! assignment of boxes to goals); turns alternate between the most advanced cell and
 //! the others ([`frontier`]). Pushes into dead squares, deadlock patterns, frozen boxes
-//! off their goals and corrals that can never open again are not made ([`corral`]).
+//! off their goals, corrals that can never open again ([`corral`]), learned knots
+//! ([`knots`]) and boxes frozen on goals that wall the rest off ([`frozen_goals`]) are
+//! not made.
 //!
 //! Two searches share the core in slices (a portfolio): one pushes everywhere, the
 //! other only into a PI-corral where there is one. They solve different levels, and
@@ -23,7 +25,10 @@ mod corral;
 mod features;
 mod few_boxes;
 mod frontier;
+mod frozen_goals;
 mod knots;
+#[cfg(test)]
+mod random_pushes;
 mod search;
 
 use search::Search;
@@ -109,11 +114,15 @@ pub struct Techniques {
     /// XSokoban the finder alone solves 53 levels at 60 s either way, four others,
     /// in 1.2× the time).
     pub partial_order: bool,
+    /// Prune a position where the boxes frozen on goals wall another box off from
+    /// every goal left, or a goal left from every box ([`frozen_goals`];
+    /// `frozen-goals`).
+    pub frozen_goals: bool,
 }
 
 impl Techniques {
     /// The names `SATSOKO_FINDER_OFF` and `SATSOKO_FINDER_ON` take.
-    pub const NAMES: [&str; 14] = [
+    pub const NAMES: [&str; 15] = [
         "freeze",
         "tunnels",
         "packing",
@@ -128,6 +137,7 @@ impl Techniques {
         "second",
         "goal-macros",
         "partial-order",
+        "frozen-goals",
     ];
 
     /// Every technique on.
@@ -146,6 +156,7 @@ impl Techniques {
         second: true,
         goal_macros: true,
         partial_order: true,
+        frozen_goals: true,
     };
 
     /// The techniques the finder uses unless told otherwise: all but `connectivity`
@@ -181,12 +192,13 @@ impl Techniques {
             second: on("second", d.second),
             goal_macros: on("goal-macros", d.goal_macros),
             partial_order: on("partial-order", d.partial_order),
+            frozen_goals: on("frozen-goals", d.frozen_goals),
         }
     }
 
     /// The techniques' switches in the order of [`Techniques::NAMES`].
     #[cfg(test)]
-    fn flags(self) -> [bool; 14] {
+    fn flags(self) -> [bool; 15] {
         [
             self.freeze,
             self.tunnels,
@@ -202,6 +214,7 @@ impl Techniques {
             self.second,
             self.goal_macros,
             self.partial_order,
+            self.frozen_goals,
         ]
     }
 

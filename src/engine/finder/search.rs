@@ -5,6 +5,7 @@
 use super::corral::Corrals;
 use super::features::Features;
 use super::frontier::Frontier;
+use super::frozen_goals::FrozenGoals;
 use super::knots::Knots;
 use super::{ESTIMATE_WEIGHT, SWITCH_COST, Techniques};
 use crate::analysis::{
@@ -51,6 +52,8 @@ pub struct Search<'a> {
     corrals: Corrals,
     /// Learned knots of boxes that can never all reach goals.
     knots: Knots,
+    /// The proof by boxes frozen on goals (`None` when off or where it does not hold).
+    frozen_goals: Option<FrozenGoals>,
     /// The floor of the player's region (where corrals are looked for).
     floor: Vec<Cell>,
     /// Boxes that never move (outside the player's region), as a mask; the buffer the
@@ -102,6 +105,7 @@ impl<'a> Search<'a> {
                 pi_corrals: false,
                 freeze: false,
                 goal_macros: false,
+                frozen_goals: false,
                 ..techniques
             }
         } else {
@@ -143,6 +147,9 @@ impl<'a> Search<'a> {
             assignment,
             corrals: Corrals::new(level, stop.clone()),
             knots: Knots::new(level, stop.clone()),
+            frozen_goals: (techniques.frozen_goals)
+                .then(|| FrozenGoals::new(level, &analysis.region))
+                .flatten(),
             floor,
             mask: (0..cells)
                 .map(|c| level.has_initial_box(c) && !analysis.region[c])
@@ -280,6 +287,9 @@ impl<'a> Search<'a> {
         self.moves.enter(level, &self.mask, self.arena.player(id));
         if !level.has_ice() {
             self.features.label(level, &self.mask);
+        }
+        if let Some(frozen) = &mut self.frozen_goals {
+            frozen.expand(level, &self.analysis.live, &self.mask, &boxes);
         }
         let answer = if self.corral_closed(id) || self.knotted(id, &boxes) {
             None
@@ -474,6 +484,12 @@ impl<'a> Search<'a> {
         let hash = self.arena.zobrist().marked(box_hash, name);
         if self.arena.find(hash, &self.children, name).is_some() {
             return None;
+        }
+        if let Some(frozen) = &mut self.frozen_goals {
+            // Sound: frozen boxes never move again, so this skips nothing.
+            if frozen.dead(level, &analysis.live, (&self.mask, &self.children), end) {
+                return None;
+            }
         }
         if !self.prepared {
             self.assignment.prepare(boxes);
