@@ -89,25 +89,7 @@ mod tests {
 /// boxes already on the path taken as walls (a box that holds its neighbour in place is
 /// itself held while it does); this is the classic freeze test of push solvers.
 pub fn frozen_off_goal(level: &Level, boxes: &[bool], live: &[bool], cell: Cell) -> bool {
-    let mut walls = Vec::new();
-    let mut off_goal = false;
-    let frozen = blocked(
-        level,
-        boxes,
-        live,
-        cell,
-        Axis::Horizontal,
-        &mut walls,
-        &mut off_goal,
-    ) && blocked(
-        level,
-        boxes,
-        live,
-        cell,
-        Axis::Vertical,
-        &mut walls,
-        &mut off_goal,
-    );
+    let (frozen, off_goal) = freeze(level, boxes, live, cell);
     frozen && (off_goal || !level.is_goal(cell))
 }
 
@@ -115,10 +97,17 @@ pub fn frozen_off_goal(level: &Level, boxes: &[bool], live: &[bool], cell: Cell)
 /// it: it can move along neither axis, now or ever (as in [`frozen_off_goal`]). In a
 /// plan such a box never moves again, so it is a wall to every other box.
 pub fn frozen(level: &Level, boxes: &[bool], live: &[bool], cell: Cell) -> bool {
+    freeze(level, boxes, live, cell).0
+}
+
+/// Whether the box on `cell` is frozen, and whether a box found frozen with it stands
+/// off its goal (the classic freeze test: [`blocked`] on both axes).
+fn freeze(level: &Level, boxes: &[bool], live: &[bool], cell: Cell) -> (bool, bool) {
     let (mut walls, mut off_goal) = (Vec::new(), false);
     let axes = [Axis::Horizontal, Axis::Vertical];
-    axes.into_iter()
-        .all(|axis| blocked(level, boxes, live, cell, axis, &mut walls, &mut off_goal))
+    let frozen = (axes.into_iter())
+        .all(|axis| blocked(level, boxes, live, cell, axis, &mut walls, &mut off_goal));
+    (frozen, off_goal)
 }
 
 /// The two axes a box can be pushed along.

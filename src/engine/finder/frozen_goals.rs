@@ -73,12 +73,11 @@ pub struct FrozenGoals {
     /// The frozen boxes of the position being expanded, as cells and as a mask.
     frozen: Vec<u16>,
     is_frozen: Vec<bool>,
-    /// Their reach (`None` when no box is frozen on a goal).
-    parent: Option<Arc<[u128]>>,
+    /// Their reach and the goals they leave, as bits (`None` when no box is frozen
+    /// on a goal).
+    parent: Option<(Arc<[u128]>, u128)>,
     /// The region without the frozen boxes' cells (a buffer).
     floor: Vec<bool>,
-    /// Positions found dead.
-    pub hits: u64,
 }
 
 impl FrozenGoals {
@@ -105,30 +104,30 @@ impl FrozenGoals {
             is_frozen: vec![false; cells],
             parent: None,
             floor: Vec::new(),
-            hits: 0,
         })
     }
 
     /// Takes the position being expanded, its boxes on `boxes` (a mask, and `cells`,
-    /// the same as a list): finds its boxes frozen on goals (`live`: the cells a box
-    /// may stand on in a plan).
+    /// the same in cell order): finds its boxes frozen on goals (`live`: the cells a
+    /// box may stand on in a plan).
     pub fn expand(&mut self, level: &Level, live: &[bool], boxes: &[bool], cells: &[u16]) {
         for &b in &self.frozen {
             self.is_frozen[b as usize] = false;
         }
-        self.frozen.clear();
-        self.frozen.extend(cells.iter().copied().filter(|&b| {
-            let b = b as usize;
-            level.is_goal(b) && frozen(level, boxes, live, b)
-        }));
+        self.frozen = frozen_on_goals(level, live, boxes, cells);
         for &b in &self.frozen {
             self.is_frozen[b as usize] = true;
         }
-        self.parent = (!self.frozen.is_empty()).then(|| self.reach_of(level, None));
+        self.parent = (!self.frozen.is_empty()).then(|| {
+            let set = std::mem::take(&mut self.frozen);
+            let reach = (self.reach_of(level, &set), self.wanted(&set));
+            self.frozen = set;
+            reach
+        });
     }
 
     /// Whether the child of the position being expanded whose box came to `end`
-    /// (laid out in `boxes`; `cells`, its boxes as a list) is dead: a box frozen on a
+    /// (laid out in `boxes`; `cells`, its boxes in cell order) is dead: a box frozen on a
     /// goal walls another box off from every goal left, or a goal left from every
     /// box. The boxes frozen are the parent's, or found again when the push may have
     /// frozen a box on a goal (the box pushed or one beside it).
@@ -143,44 +142,27 @@ impl FrozenGoals {
         let freezes = near
             .filter(|&c| boxes[c] && level.is_goal(c) && !self.is_frozen[c])
             .any(|c| frozen(level, boxes, live, c));
-        let dead = if freezes {
-            let mut child: Vec<u16> = cells
-                .iter()
-                .copied()
-                .filter(|&b| {
-                    let b = b as usize;
-                    level.is_goal(b) && frozen(level, boxes, live, b)
-                })
-                .collect();
-            child.sort_unstable();
-            let reach = self.reach_of(level, Some(&child));
+        if freezes {
+            let child = frozen_on_goals(level, live, boxes, cells);
+            let reach = self.reach_of(level, &child);
             let walls = |b: Cell| child.binary_search(&(b as u16)).is_ok();
-            strands(&reach, cells, walls, self.wanted(child.iter().copied()))
-        } else if let Some(reach) = &self.parent {
-            let walls = |b: Cell| self.is_frozen[b];
-            strands(
-                reach,
-                cells,
-                walls,
-                self.wanted(self.frozen.iter().copied()),
-            )
+            strands(&reach, cells, walls, self.wanted(&child))
+        } else if let Some((reach, wanted)) = &self.parent {
+            strands(reach, cells, |b| self.is_frozen[b], *wanted)
         } else {
             false
-        };
-        self.hits += u64::from(dead);
-        dead
+        }
     }
 
     /// The goals not under the boxes `frozen`, as bits.
-    fn wanted(&self, frozen: impl Iterator<Item = u16>) -> u128 {
+    fn wanted(&self, frozen: &[u16]) -> u128 {
         let all = u128::MAX >> (u128::BITS as usize - self.goals.len());
-        frozen.fold(all, |m, b| m & !(1 << self.index[b as usize]))
+        (frozen.iter()).fold(all, |m, &b| m & !(1 << self.index[b as usize]))
     }
 
-    /// The reach of boxes with the boxes of `set` (the parent's frozen boxes when
-    /// `None`) as walls, from the cache or worked out.
-    fn reach_of(&mut self, level: &Level, set: Option<&[u16]>) -> Arc<[u128]> {
-        let set = set.unwrap_or(&self.frozen);
+    /// The reach of boxes with the boxes of `set` as walls, from the cache or worked
+    /// out.
+    fn reach_of(&mut self, level: &Level, set: &[u16]) -> Arc<[u128]> {
         if let Some(reach) = self.reach.get(set) {
             return reach.clone();
         }
@@ -195,6 +177,14 @@ impl FrozenGoals {
         self.reach.insert(set.to_vec(), reach.clone());
         reach
     }
+}
+
+/// The boxes of `cells` (in cell order; `boxes`, the same as a mask) frozen on goals,
+/// in cell order.
+fn frozen_on_goals(level: &Level, live: &[bool], boxes: &[bool], cells: &[u16]) -> Vec<u16> {
+    (cells.iter().copied())
+        .filter(|&b| level.is_goal(b as usize) && frozen(level, boxes, live, b as usize))
+        .collect()
 }
 
 #[cfg(test)]
