@@ -266,3 +266,55 @@ fn searches_refuse_what_they_cannot_do() {
         "{run:?}"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Tuning: the options that switch techniques and set the memory, for measurements
+
+/// Every finder technique switched off still gives a verified plan, and the solve says
+/// nothing different from the default's but the plan itself.
+#[test]
+fn finder_techniques_switch_off_and_on_by_name() {
+    let off = "freeze,tunnels,packing,corrals,knots,rotation,pi-corrals,portfolio,switches,\
+               goal-macros,frozen-goals";
+    for (flag, names) in [
+        ("--finder-off", off),
+        ("--finder-on", "connectivity,partial-order"),
+    ] {
+        let args = [
+            MICROBAN,
+            "--level",
+            "2",
+            "--engine",
+            "finder",
+            "--optimize",
+            "none",
+            flag,
+            names,
+            "--json",
+        ];
+        let run = expect_code(&args, 0);
+        let lines = json_lines(&run);
+        assert_eq!(str_field(&lines[0], "status"), "solved", "{run:?}");
+        assert_verifies(MICROBAN, 2, str_field(&lines[0], "solution"));
+    }
+}
+
+/// A name that is no technique is a usage error that lists the names and suggests the
+/// nearest; `--memory` has a floor; `pdr` without lemmas proves the same optimum.
+#[test]
+fn tuning_options_are_checked_and_take_effect() {
+    let run = expect_code(&[MICROBAN, "--level", "1", "--finder-off", "knot"], 2);
+    assert!(run.stderr.contains("frozen-goals"), "{run:?}");
+    assert!(run.stderr.contains("'knots'"), "{run:?}");
+    let run = expect_code(&[MICROBAN, "--level", "1", "--pdr-off", "lemma"], 2);
+    assert!(run.stderr.contains("lemmas"), "{run:?}");
+    let run = expect_code(&[MICROBAN, "--level", "1", "--memory", "8"], 2);
+    assert!(run.stderr.contains("16"), "{run:?}");
+    for extra in [&[][..], &["--pdr-off", "lemmas", "--memory", "16"][..]] {
+        let mut args = vec![MICROBAN, "--level", "1", "--engine", "pdr", "--json"];
+        args.extend(extra);
+        let lines = json_lines(&expect_code(&args, 0));
+        assert_eq!(str_field(&lines[0], "optimal"), "pushes", "{lines:?}");
+        assert_eq!(u64_field(&lines[0], "pushes"), 8, "{lines:?}");
+    }
+}

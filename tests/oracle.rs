@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 use common::{GenOptions, Rng, random_level};
 use satsoko::encode::EncodingKind;
 use satsoko::engine::oracle::{SearchResult, shortest_moves, shortest_pushes};
-use satsoko::engine::{self, Incumbent, Outcome, Request, SolveError, Stop, Verdict, registry};
+use satsoko::engine::{
+    self, Incumbent, Outcome, Request, SolveError, Stop, Tuning, Verdict, registry,
+};
 use satsoko::level::{Level, parse_xsb};
 use satsoko::sat::SolverChoice;
 
@@ -32,6 +34,7 @@ fn run_engine(
         encoding: engine.about().encodings.then_some(encoding),
         solver: SolverChoice::default(),
         max_steps: Some(bound),
+        tuning: Tuning::default(),
     };
     let board = Incumbent::new(encoding.metric());
     engine::solve(engine, level, &request, &Stop::new(deadline), &board)
@@ -582,6 +585,7 @@ fn pdr_proves_unsolvable_levels_and_learns_from_them() {
             encoding: None,
             solver: SolverChoice::default(),
             max_steps: None,
+            tuning: Tuning::default(),
         };
         let board = Incumbent::new(request.metric);
         let stop = Stop::new(Some(Instant::now() + Duration::from_secs(20)));

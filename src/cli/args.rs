@@ -6,6 +6,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::encode::EncodingKind;
+use crate::engine::finder::Techniques;
 use crate::engine::{ENGINES, EngineChoice};
 
 /// satsoko: Sokoban solved by SAT. Reads XSB/SOK level collections and prints verified,
@@ -402,6 +403,41 @@ pub struct EngineArgs {
     /// answer to, else its standard output is read). Unroll engine only.
     #[arg(long, value_name = "CMD")]
     pub solver_cmd: Option<String>,
+    /// Finder techniques to switch off, comma-separated (docs/engines.md, "finder").
+    #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = techniques(), help_heading = TUNING)]
+    pub finder_off: Vec<String>,
+    /// Finder techniques to switch on (connectivity and partial-order are off by
+    /// default), comma-separated; --finder-off wins.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = techniques(), help_heading = TUNING)]
+    pub finder_on: Vec<String>,
+    /// pdr techniques to switch off.
+    #[arg(long, value_enum, value_name = "NAMES", value_delimiter = ',', help_heading = TUNING)]
+    pub pdr_off: Vec<PdrTechnique>,
+    /// The memory a search may fill with positions, in MiB; each engine takes its
+    /// share (docs/engines.md, "Memory").
+    #[arg(
+        long,
+        value_name = "MIB",
+        default_value_t = 1024,
+        value_parser = clap::value_parser!(u64).range(16..=1 << 20),
+        help_heading = TUNING
+    )]
+    pub memory: u64,
+}
+
+/// The values of `--finder-off` and `--finder-on`: the finder's techniques.
+fn techniques() -> PossibleValuesParser {
+    PossibleValuesParser::new(Techniques::NAMES.iter().copied())
+}
+
+/// The help heading of the options that exist to measure what a technique is worth.
+const TUNING: &str = "Tuning (for measurements)";
+
+/// `--pdr-off`: the techniques of `pdr` that can be switched off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PdrTechnique {
+    /// The SAT solver's lemmas (without them pdr refutes positions one by one).
+    Lemmas,
 }
 
 /// Options of `satsoko [solve]`.

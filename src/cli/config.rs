@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::args::{EngineArgs, FormatArg, OptimizeArg, SolverArg};
-use crate::engine::{self, Engine, EngineChoice, Request};
+use super::args::{EngineArgs, FormatArg, OptimizeArg, PdrTechnique, SolverArg};
+use crate::engine::finder::Techniques;
+use crate::engine::{self, Engine, EngineChoice, Request, Tuning};
 use crate::game::Metric;
 use crate::level::{Format, Level};
 use crate::sat::{SolverChoice, SolverName};
@@ -60,6 +61,7 @@ impl SolveConfig {
             encoding: args.encoding,
             solver,
             max_steps,
+            tuning: tuning_of(args)?,
         };
         if let EngineChoice::Named(engine) = args.engine {
             let name = engine.about().name;
@@ -97,6 +99,17 @@ impl SolveConfig {
     pub fn engine_for(&self, level: &Level) -> &'static dyn Engine {
         self.engine.engine_for(level, &self.request)
     }
+}
+
+/// The engines' tuning of the `--finder-off`, `--finder-on`, `--pdr-off` and
+/// `--memory` options.
+fn tuning_of(args: &EngineArgs) -> Result<Tuning, String> {
+    Ok(Tuning {
+        finder: Techniques::DEFAULT.switched(&args.finder_off, &args.finder_on)?,
+        pdr_lemmas: !args.pdr_off.contains(&PdrTechnique::Lemmas),
+        // The parser caps --memory at 1 TiB, which fits a usize on 64-bit machines.
+        memory: usize::try_from(args.memory << 20).map_err(|_| "--memory is too large here")?,
+    })
 }
 
 /// The level format of a `--format` value.

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::finder::{self, PlanFinder, Techniques};
+use super::finder::{PlanFinder, Techniques};
 use super::pdr::{Pdr, Prover};
 use super::push_search::{self, SearchAnswer};
 use super::shorten::shorten;
@@ -66,11 +66,11 @@ impl Engine for Anytime {
         let first_plan = stop.child();
         // The finder's core runs its plain search; the search with PI-corral pruning,
         // its portfolio's other half, takes turns on the proof core.
-        let techniques = Techniques::from_env();
+        let techniques = task.tuning.finder;
         let (first, pi) = techniques.split();
         let memory = match pi {
-            Some(_) => finder::MEMORY - PI_FINDER_MEMORY,
-            None => finder::MEMORY,
+            Some(_) => task.tuning.memory - pi_finder_memory(task),
+            None => task.tuning.memory,
         };
         let relay = techniques
             .second
@@ -216,13 +216,18 @@ const HEAD_START: Duration = Duration::from_secs(1);
 /// asked again from its start) fits in a later one.
 const FIRST_TURN: Duration = Duration::from_secs(1);
 
-/// The memory of the second finder. With every finder full, a level of XSokoban
-/// peaks at about 1.7 GiB.
-const SECOND_FINDER_MEMORY: usize = 1 << 29;
+/// The memory of the second finder: half the request's memory (512 MiB by default).
+/// With every finder full, a level of XSokoban peaks at about 1.7 GiB.
+fn second_finder_memory(task: &Task) -> usize {
+    task.tuning.memory_share(1, 2)
+}
 
-/// The memory of the search with PI-corral pruning on the proof core, taken from the
-/// finder's: it runs a third of a core at most, and fills less.
-const PI_FINDER_MEMORY: usize = finder::MEMORY / 4;
+/// The memory of the search with PI-corral pruning on the proof core, a quarter of the
+/// request's, taken from the finder's: it runs a third of a core at most, and fills
+/// less.
+fn pi_finder_memory(task: &Task) -> usize {
+    task.tuning.memory_share(1, 4)
+}
 
 /// The proof side: `pdr` for [`HEAD_START`]; if that did not settle the level and no
 /// plan is on the board, the planners of [`plan_in_turns`] until the first plan (or
@@ -324,7 +329,12 @@ impl<'a> Relay<'a> {
     }
 
     fn make(&self, task: &Task<'a>) -> PlanFinder<'a> {
-        PlanFinder::new(task, &self.techniques, SECOND_FINDER_MEMORY, &self.stop)
+        PlanFinder::new(
+            task,
+            &self.techniques,
+            second_finder_memory(task),
+            &self.stop,
+        )
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Slot<'a>> {
@@ -409,7 +419,7 @@ impl<'a> Relay<'a> {
 /// - the second finder of the `relay`, until the plan core takes it over.
 ///
 /// A plan goes on `board`. The last two can be switched off for measurements
-/// (`SATSOKO_FINDER_OFF=subgoals` or `second`); the goal-by-goal planner does not run
+/// (`--finder-off subgoals` or `second`); the goal-by-goal planner does not run
 /// on ice, whose slides its unrolled `pushes` formula does not have.
 fn plan_in_turns<'a>(
     task: &Task<'a>,
@@ -418,14 +428,14 @@ fn plan_in_turns<'a>(
     first_plan: &Stop,
     board: &Incumbent,
 ) -> Result<PlannerCounts, SolveError> {
-    let techniques = Techniques::from_env();
+    let techniques = task.tuning.finder;
     let stop = stop.either(first_plan);
     let mut planners = Vec::new();
     if let Some(pi) = pi {
         planners.push(Turn::PiFinder(PlanFinder::new(
             task,
             pi,
-            PI_FINDER_MEMORY,
+            pi_finder_memory(task),
             &stop,
         )));
     }

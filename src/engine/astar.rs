@@ -24,12 +24,6 @@ use crate::analysis::Analysis;
 use crate::game::{Metric, Region};
 use crate::level::{Cell, Direction, Level};
 
-/// The memory the search may take; a stored position is counted as 64 bytes plus two
-/// per box (its node in the arena, its place in the arena's table and its queue
-/// entries). At this limit XSokoban 29 stores 11.2 million positions and peaks at
-/// 0.9 GB; at 1.5 GiB the arena's arrays double once more and it peaked at 1.8 GB.
-const MEMORY: usize = 1 << 30;
-
 /// The A* baseline: no SAT, push- or move-optimal (over whole states on ice and for moves).
 pub struct Astar;
 
@@ -56,7 +50,7 @@ impl Engine for Astar {
         // Walks that slide are not an undirected region, and a move-optimal plan needs
         // its walks counted: both search whole states instead of push positions.
         if task.level.has_ice() || task.metric == Metric::Moves {
-            let limits = StateLimits::within(MEMORY, boxes, task.max_steps);
+            let limits = StateLimits::within(task.tuning.memory, boxes, task.max_steps);
             let (verdict, stored) =
                 optimal_plan(task.level, task.analysis, task.metric, &limits, stop, board);
             let mut outcome = Outcome::new(&ABOUT, task.metric, verdict);
@@ -65,7 +59,12 @@ impl Engine for Astar {
         }
         let limits = AstarLimits {
             max_pushes: task.max_steps,
-            max_positions: MEMORY / (64 + 2 * boxes),
+            // A stored position is counted as 64 bytes plus two per box (its node in
+            // the arena, its place in the arena's table and its queue entries). At the
+            // default 1 GiB XSokoban 29 stores 11.2 million positions and peaks at
+            // 0.9 GB; at 1.5 GiB the arena's arrays double once more and it peaked at
+            // 1.8 GB.
+            max_positions: task.tuning.memory / (64 + 2 * boxes),
         };
         let (answer, stored) = optimal_pushes(task.level, task.analysis, &limits, stop, board);
         let mut outcome = push_search::outcome(&ABOUT, task, answer)?;

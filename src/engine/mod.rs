@@ -28,11 +28,13 @@ pub mod state_search;
 pub mod subgoals;
 pub mod table;
 pub mod target;
+mod tuning;
 pub mod unroll;
 
 pub use incumbent::{Found, Incumbent, Status};
 pub use outcome::{FormulaSize, Outcome, SolveError, Statistics, StopReason, Verdict};
 pub use registry::{ENGINES, EngineChoice};
+pub use tuning::{DEFAULT_MEMORY, Tuning};
 
 pub use crate::stop::Stop;
 
@@ -95,6 +97,8 @@ pub struct Task<'a> {
     /// The longest plan to look for, in steps of the metric (pushes or moves), if the
     /// user set one.
     pub max_steps: Option<usize>,
+    /// The techniques and memory the engines use.
+    pub tuning: Tuning,
 }
 
 impl Task<'_> {
@@ -187,6 +191,7 @@ pub fn solve(
         encoding: request.encoding,
         solver: &request.solver,
         max_steps: request.max_steps,
+        tuning: request.tuning,
     };
     // A verdict reached without running the engine, reported as the engine's.
     let without_running = |verdict| {
@@ -240,4 +245,6 @@ pub struct Request {
     pub solver: SolverChoice,
     /// The longest plan to look for, in steps of the metric (`None`: no bound).
     pub max_steps: Option<usize>,
+    /// The engines' techniques and memory (the defaults unless measuring).
+    pub tuning: Tuning,
 }

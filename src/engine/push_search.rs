@@ -49,6 +49,7 @@ pub(crate) fn on_task<R>(text: &str, f: impl FnOnce(&Task) -> R) -> R {
         encoding: None,
         solver: &solver,
         max_steps: None,
+        tuning: crate::engine::Tuning::default(),
     })
 }
 

@@ -134,6 +134,7 @@ mod tests {
                 encoding,
                 solver: solver.clone(),
                 max_steps: Some(10),
+                tuning: crate::engine::Tuning::default(),
             };
             EngineChoice::Auto.engine_for(level, &request).about().name
         };

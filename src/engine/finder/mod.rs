@@ -16,10 +16,10 @@
 //! other only into a PI-corral where there is one. They solve different levels, and
 //! the first plan of either is the answer.
 //!
-//! Every technique can be switched off for measurements with the environment variable
-//! `SATSOKO_FINDER_OFF`, a comma-separated list of the names in [`Techniques`]; those
-//! off by default (`connectivity`, `partial-order`) are switched on with
-//! `SATSOKO_FINDER_ON`.
+//! Every technique can be switched off for measurements with `--finder-off`, a
+//! comma-separated list of the names in [`Techniques`]; those off by default
+//! (`connectivity`, `partial-order`) are switched on with `--finder-on`. They reach the
+//! finder in the request's [`Tuning`](super::Tuning).
 
 mod corral;
 mod features;
@@ -39,9 +39,6 @@ use super::{
     About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task, Verdict,
 };
 use crate::game::Metric;
-
-/// The memory the finder's searches may take in all.
-pub const MEMORY: usize = 1 << 30;
 
 /// The bytes a stored position costs besides its cells (one byte per box and one for
 /// the player's name on levels of up to 256 floor cells, else two): its node in the
@@ -70,95 +67,90 @@ pub const ESTIMATE_WEIGHT: u32 = 2;
 /// Positions one search expands before the next search of the portfolio takes the core.
 const SLICE: usize = 512;
 
-/// The techniques of the finder, each of which can be switched off for measurements.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Techniques {
+/// Declares [`Techniques`] from one list of its switches: each field, its name on the
+/// command line (`--finder-off`, `--finder-on`) and its doc, spelled once.
+macro_rules! techniques {
+    ($($(#[$doc:meta])* $field:ident = $name:literal,)*) => {
+        /// The techniques of the finder, each of which can be switched off (or on) for
+        /// measurements.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+        pub struct Techniques {
+            $($(#[$doc])* pub $field: bool,)*
+        }
+
+        impl Techniques {
+            /// The names `--finder-off` and `--finder-on` take, in the order of the fields.
+            pub const NAMES: &[&str] = &[$($name),*];
+
+            /// Every technique on.
+            pub const ALL: Techniques = Techniques { $($field: true),* };
+
+            /// The switch of the technique `name`, if there is one.
+            fn switch_mut(&mut self, name: &str) -> Option<&mut bool> {
+                match name {
+                    $($name => Some(&mut self.$field),)*
+                    _ => None,
+                }
+            }
+
+            /// The switches in the order of [`Techniques::NAMES`].
+            #[cfg(test)]
+            fn flags(self) -> Vec<bool> {
+                vec![$(self.$field),*]
+            }
+        }
+    };
+}
+
+techniques! {
     /// Prune pushes that freeze a box off its goal (`freeze`).
-    pub freeze: bool,
+    freeze = "freeze",
     /// Push a box through a tunnel in one step (`tunnels`).
-    pub tunnels: bool,
+    tunnels = "tunnels",
     /// File positions by the goals of the packing order filled (`packing`).
-    pub packing: bool,
+    packing = "packing",
     /// Prune positions whose corral can never be opened (`corrals`).
-    pub corrals: bool,
+    corrals = "corrals",
     /// Prune positions holding a few boxes jammed together that cannot all reach
     /// goals, learned where the search makes them (`knots`).
-    pub knots: bool,
+    knots = "knots",
     /// Rotate turns over the cells of the features (`rotation`).
-    pub rotation: bool,
+    rotation = "rotation",
     /// File positions by the regions the boxes split the floor into (`connectivity`;
     /// off by default: on XSokoban the finder alone solves 48 levels at 10 s
     /// without it against 45, and 50 against 49 at 60 s, in 0.75× the time).
-    pub connectivity: bool,
+    connectivity = "connectivity",
     /// Where a PI-corral is, push only into it (`pi-corrals`; the second search of
     /// the portfolio).
-    pub pi_corrals: bool,
+    pi_corrals = "pi-corrals",
     /// Run the search with PI-corral pruning beside the one without (`portfolio`).
-    pub portfolio: bool,
+    portfolio = "portfolio",
     /// Under `anytime`, run the goal-by-goal SAT planner beside the finder until the
     /// first plan (`subgoals`).
-    pub subgoals: bool,
+    subgoals = "subgoals",
     /// Within a cell, count a push of another box than the one pushed last as
     /// [`SWITCH_COST`] extra pushes, unless the push advances the features
     /// (`switches`).
-    pub switches: bool,
+    switches = "switches",
     /// Under `anytime`, run a second finder, without the charge and without
     /// PI-corral pruning, in turns with the goal-by-goal planner until the first plan
     /// (`second`).
-    pub second: bool,
+    second = "second",
     /// When a push brings a box onto the entrance of the next goal of the packing
     /// order, also push it on to that goal in one step (`goal-macros`).
-    pub goal_macros: bool,
+    goal_macros = "goal-macros",
     /// Count a goal as packed once the goals it shuts off are filled, not all the
     /// goals before it in the packing order (`partial-order`; off by default: on
     /// XSokoban the finder alone solves 53 levels at 60 s either way, four others,
     /// in 1.2× the time).
-    pub partial_order: bool,
+    partial_order = "partial-order",
     /// Prune a position where the boxes frozen on goals wall another box off from
     /// every goal left, or a goal left from every box ([`frozen_goals`];
     /// `frozen-goals`).
-    pub frozen_goals: bool,
+    frozen_goals = "frozen-goals",
 }
 
 impl Techniques {
-    /// The names `SATSOKO_FINDER_OFF` and `SATSOKO_FINDER_ON` take.
-    pub const NAMES: [&str; 15] = [
-        "freeze",
-        "tunnels",
-        "packing",
-        "corrals",
-        "knots",
-        "rotation",
-        "connectivity",
-        "pi-corrals",
-        "portfolio",
-        "subgoals",
-        "switches",
-        "second",
-        "goal-macros",
-        "partial-order",
-        "frozen-goals",
-    ];
-
-    /// Every technique on.
-    pub const ALL: Techniques = Techniques {
-        freeze: true,
-        tunnels: true,
-        packing: true,
-        corrals: true,
-        knots: true,
-        rotation: true,
-        connectivity: true,
-        pi_corrals: true,
-        portfolio: true,
-        subgoals: true,
-        switches: true,
-        second: true,
-        goal_macros: true,
-        partial_order: true,
-        frozen_goals: true,
-    };
-
     /// The techniques the finder uses unless told otherwise: all but `connectivity`
     /// and `partial-order`.
     pub const DEFAULT: Techniques = Techniques {
@@ -167,55 +159,21 @@ impl Techniques {
         ..Techniques::ALL
     };
 
-    /// The [default](Techniques::DEFAULT) techniques, but those named in
-    /// `SATSOKO_FINDER_OFF` off and those named in `SATSOKO_FINDER_ON` on.
-    pub fn from_env() -> Techniques {
-        let named = |var: &str, name: &str| {
-            std::env::var(var).is_ok_and(|list| list.split(',').any(|o| o.trim() == name))
-        };
-        let on = |name: &str, default: bool| {
-            (default || named("SATSOKO_FINDER_ON", name)) && !named("SATSOKO_FINDER_OFF", name)
-        };
-        let d = Techniques::DEFAULT;
-        Techniques {
-            freeze: on("freeze", d.freeze),
-            tunnels: on("tunnels", d.tunnels),
-            packing: on("packing", d.packing),
-            corrals: on("corrals", d.corrals),
-            knots: on("knots", d.knots),
-            rotation: on("rotation", d.rotation),
-            connectivity: on("connectivity", d.connectivity),
-            pi_corrals: on("pi-corrals", d.pi_corrals),
-            portfolio: on("portfolio", d.portfolio),
-            subgoals: on("subgoals", d.subgoals),
-            switches: on("switches", d.switches),
-            second: on("second", d.second),
-            goal_macros: on("goal-macros", d.goal_macros),
-            partial_order: on("partial-order", d.partial_order),
-            frozen_goals: on("frozen-goals", d.frozen_goals),
+    /// These techniques with those named in `off` switched off and those in `on`
+    /// switched on (`off` wins); `Err` names a name that is no technique.
+    pub fn switched(self, off: &[String], on: &[String]) -> Result<Techniques, String> {
+        let mut t = self;
+        for (names, value) in [(on, true), (off, false)] {
+            for name in names {
+                *t.switch_mut(name.trim()).ok_or_else(|| {
+                    format!(
+                        "{name:?} is no technique of the finder; the techniques are: {}",
+                        Techniques::NAMES.join(", ")
+                    )
+                })? = value;
+            }
         }
-    }
-
-    /// The techniques' switches in the order of [`Techniques::NAMES`].
-    #[cfg(test)]
-    fn flags(self) -> [bool; 15] {
-        [
-            self.freeze,
-            self.tunnels,
-            self.packing,
-            self.corrals,
-            self.knots,
-            self.rotation,
-            self.connectivity,
-            self.pi_corrals,
-            self.portfolio,
-            self.subgoals,
-            self.switches,
-            self.second,
-            self.goal_macros,
-            self.partial_order,
-            self.frozen_goals,
-        ]
+        Ok(t)
     }
 
     /// The portfolio split over two cores: the search without PI-corral pruning, and
@@ -256,7 +214,7 @@ pub struct FinderStats {
 /// `stop`. A plan comes back as its pushes. Running out of positions proves the level
 /// unsolvable only for a search that skipped none (no macro, no corral pruning).
 pub fn find_plan(task: &Task, techniques: &Techniques, stop: &Stop) -> (SearchAnswer, FinderStats) {
-    let mut finder = PlanFinder::new(task, techniques, MEMORY, stop);
+    let mut finder = PlanFinder::new(task, techniques, task.tuning.memory, stop);
     let answer = finder.run(stop);
     (answer, finder.stats())
 }
@@ -426,8 +384,7 @@ impl Engine for Finder {
     }
 
     fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
-        let techniques = Techniques::from_env();
-        let (answer, stats) = find_plan(task, &techniques, stop);
+        let (answer, stats) = find_plan(task, &task.tuning.finder, stop);
         let mut outcome = push_search::outcome(&ABOUT, task, answer)?;
         if let Verdict::Solved { plan, .. } = &outcome.verdict {
             board.offer(task.level, plan.clone(), ABOUT.name);
@@ -453,6 +410,33 @@ mod tests {
             .collect();
         assert_eq!(off, ["connectivity", "partial-order"]);
         assert!(Techniques::ALL.flags().iter().all(|&on| on));
+    }
+
+    #[test]
+    fn techniques_are_switched_by_name_and_off_wins() {
+        let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let t = Techniques::DEFAULT
+            .switched(
+                &names(&["knots", "partial-order"]),
+                &names(&["connectivity", "knots"]),
+            )
+            .unwrap();
+        assert!(!t.knots && t.connectivity && !t.partial_order);
+        assert_eq!(
+            t,
+            Techniques {
+                knots: false,
+                connectivity: true,
+                ..Techniques::DEFAULT
+            }
+        );
+        let err = Techniques::DEFAULT
+            .switched(&names(&["knot"]), &[])
+            .unwrap_err();
+        assert!(
+            err.contains("\"knot\" is no technique") && err.contains("frozen-goals"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -488,7 +472,8 @@ mod tests {
         // positions. The one that gives up first hands its share to the other.
         let text = "########\n###  $.#\n#  #$  #\n#   $. #\n#   +  #\n#      #\n########\n";
         on_task(text, |task| {
-            let mut finder = PlanFinder::new(task, &Techniques::ALL, MEMORY, &Stop::never());
+            let mut finder =
+                PlanFinder::new(task, &Techniques::ALL, task.tuning.memory, &Stop::never());
             let share = finder.searches.as_ref().unwrap()[0].allowed();
             assert_eq!(finder.searches.as_ref().unwrap().len(), 2);
             let answer = finder.run(&Stop::never());
@@ -514,7 +499,8 @@ mod tests {
             let (whole, _) = find_plan(task, &Techniques::ALL, &Stop::never());
             assert!(matches!(whole, SearchAnswer::Plan(_)));
             // A stop already past: the finder starts its searches and stops at once.
-            let mut finder = PlanFinder::new(task, &Techniques::ALL, MEMORY, &Stop::never());
+            let mut finder =
+                PlanFinder::new(task, &Techniques::ALL, task.tuning.memory, &Stop::never());
             let past = Stop::new(Some(Instant::now()));
             assert_eq!(finder.run(&past), SearchAnswer::Stopped(StopReason::Time));
             let stored = finder.stats().positions;

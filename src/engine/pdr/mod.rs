@@ -38,11 +38,13 @@ use super::{About, Engine, FormulaSize, Incumbent, Outcome, SatUse, SolveError, 
 use crate::encode::EncodingKind;
 use crate::game::Metric;
 
-/// The memory the search may take: a position is counted as 80 bytes plus two per box
-/// (its node and its queue entries take about 50 of the 80, the rest is room for the
-/// lemmas), so a long search stays well under two gigabytes with the plan finders
-/// beside it.
-const MEMORY: usize = 600 << 20;
+/// The memory the search may take: 600/1024 of the request's (600 MiB by default). A
+/// position is counted as 80 bytes plus two per box (its node and its queue entries
+/// take about 50 of the 80, the rest is room for the lemmas), so a long search stays
+/// well under two gigabytes with the plan finders beside it.
+fn memory(task: &Task) -> usize {
+    task.tuning.memory_share(600, 1024)
+}
 
 /// Lemmas kept at most (each a few cells; checking a push looks at those through its
 /// cells).
@@ -101,14 +103,16 @@ impl<'a> Prover<'a> {
         let solver = task.solver.backend(None).map_err(SolveError::Unsupported)?;
         let solver_name = solver.name().to_string();
         let (level, analysis) = (task.level, task.analysis);
-        let formula = learns_lemmas()
+        let formula = task
+            .tuning
+            .pdr_lemmas
             .then(|| OnePush::new(level, analysis, solver, stop))
             .flatten();
         let base_size = size_of_formula(&formula);
         let boxes = level.box_cells().count();
         let limits = Limits {
             max_pushes: task.max_steps,
-            max_positions: MEMORY / (80 + 2 * boxes),
+            max_positions: memory(task) / (80 + 2 * boxes),
             max_lemmas: MAX_LEMMAS,
         };
         Ok(Prover {
@@ -183,13 +187,6 @@ pub struct PdrStats {
     pub ruled_out: u64,
 }
 
-/// Whether the solver is asked at all: `SATSOKO_PDR_OFF=lemmas` switches it off for
-/// measurements (the search then refutes positions one by one).
-fn learns_lemmas() -> bool {
-    let off = std::env::var("SATSOKO_PDR_OFF").unwrap_or_default();
-    !off.split(',').any(|o| o.trim() == "lemmas")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,6 +231,7 @@ mod tests {
             encoding: None,
             solver: &solver,
             max_steps,
+            tuning: crate::engine::Tuning::default(),
         };
         Ok(f(
             Prover::new(&task, &Stop::never()).unwrap(),
