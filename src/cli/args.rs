@@ -22,7 +22,8 @@ use crate::engine::{ENGINES, EngineChoice};
                   70 internal error, 130 interrupted (Ctrl-C)."
 )]
 pub struct Cli {
-    /// Input format of level files: xsb or numeric (default: detected from the content).
+    /// Input format of level files: xsb, numeric or digits (default: detected from the
+    /// content).
     #[arg(long, global = true, value_enum, value_name = "FORMAT")]
     pub format: Option<FormatArg>,
     /// A subcommand; without one, satsoko solves the given files.
@@ -288,7 +289,12 @@ impl std::str::FromStr for LevelSelection {
             };
             let a: usize = a.parse().map_err(|_| bad())?;
             let b: usize = b.parse().map_err(|_| bad())?;
-            if a == 0 || b < a {
+            if a == 0 {
+                return Err(format!(
+                    "{s:?}: there is no level 0; levels are numbered from 1"
+                ));
+            }
+            if b < a {
                 return Err(bad());
             }
             ranges.push((a, b));
@@ -406,8 +412,8 @@ pub struct EngineArgs {
     /// Finder techniques to switch off, comma-separated (docs/engines.md, "finder").
     #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = techniques(), help_heading = TUNING)]
     pub finder_off: Vec<String>,
-    /// Finder techniques to switch on (connectivity and partial-order are off by
-    /// default), comma-separated; --finder-off wins.
+    /// Finder techniques to switch on, comma-separated: two are off by default
+    /// (docs/engines.md, "finder"); --finder-off wins.
     #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = techniques(), help_heading = TUNING)]
     pub finder_on: Vec<String>,
     /// pdr techniques to switch off.
@@ -577,4 +583,49 @@ pub struct VerifyArgs {
     /// Print a JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Every option whose help names some of its values names all of them (clap lists
+    /// them too, but a sentence that names two of three misleads).
+    #[test]
+    fn a_help_that_names_values_names_them_all() {
+        fn check(command: &clap::Command, path: &str) {
+            for arg in command.get_arguments() {
+                let values: Vec<String> = (arg.get_possible_values().iter())
+                    .filter(|v| !v.is_hide_set())
+                    .map(|v| v.get_name().to_string())
+                    .collect();
+                let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+                let words: Vec<&str> = help
+                    .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+                    .collect();
+                let named = values.iter().filter(|v| words.contains(&v.as_str()));
+                let named = named.count();
+                assert!(
+                    named == 0 || named == values.len(),
+                    "{path} --{}: the help names {named} of {values:?}: {help}",
+                    arg.get_id()
+                );
+            }
+            for sub in command.get_subcommands() {
+                check(sub, &format!("{path} {}", sub.get_name()));
+            }
+        }
+        check(&Cli::command(), "satsoko");
+    }
+
+    #[test]
+    fn level_zero_is_refused_with_the_first_level_named() {
+        let err = "0".parse::<LevelSelection>().unwrap_err();
+        assert!(err.contains("numbered from 1"), "{err}");
+        let err = "2,0-3".parse::<LevelSelection>().unwrap_err();
+        assert!(err.contains("numbered from 1"), "{err}");
+        assert!("3-1".parse::<LevelSelection>().is_err());
+        assert_eq!("1,4-6".parse::<LevelSelection>().unwrap().max(), 6);
+    }
 }

@@ -45,6 +45,86 @@ pub fn run() -> i32 {
         Some(Command::CheckProof(args)) => certify::check_proof(&args),
         Some(Command::Binairo(args)) => binairo::run(&args),
         Some(Command::Worker) => worker::run(),
-        None => solve::run(&cli.solve, format),
+        None => match near_miss_command(&cli.solve.files[0]) {
+            Some(name) => {
+                eprintln!(
+                    "error: {:?} is neither a file nor a command; did you mean `satsoko {name}`? \
+                     (`satsoko --help` lists the commands)",
+                    cli.solve.files[0]
+                );
+                report::EXIT_USAGE
+            }
+            None => solve::run(&cli.solve, format),
+        },
+    }
+}
+
+/// The command a first argument that names no file was probably meant to be: one
+/// within two edits of its name (`solv`, `bnech`), or of which it is a prefix.
+fn near_miss_command(first: &std::path::Path) -> Option<String> {
+    use clap::CommandFactory;
+    let word = first.to_str()?;
+    if first.exists() || word.contains(['/', '.', '\\']) {
+        return None;
+    }
+    Cli::command()
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.get_name().to_string())
+        .filter(|name| name.starts_with(word) || edits(word, name) <= 2)
+        .min_by_key(|name| edits(word, name))
+}
+
+/// The edit distance between `a` and `b` (insertions, deletions, substitutions).
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn edits_count_insertions_deletions_and_substitutions() {
+        assert_eq!(edits("solv", "solve"), 1);
+        assert_eq!(edits("bnech", "bench"), 2);
+        assert_eq!(edits("", "sweep"), 5);
+        assert_eq!(edits("verify", "verify"), 0);
+    }
+
+    #[test]
+    fn a_missing_file_near_a_command_is_taken_for_it() {
+        assert_eq!(
+            near_miss_command(Path::new("solv")).as_deref(),
+            Some("solve")
+        );
+        assert_eq!(
+            near_miss_command(Path::new("bnech")).as_deref(),
+            Some("bench")
+        );
+        assert_eq!(
+            near_miss_command(Path::new("check")).as_deref(),
+            Some("check-proof")
+        );
+        // A path, or a word far from every command, is left to be read as a file.
+        assert_eq!(near_miss_command(Path::new("solv.xsb")), None);
+        assert_eq!(near_miss_command(Path::new("levels/solv")), None);
+        assert_eq!(near_miss_command(Path::new("microban")), None);
+        // An existing file is a file, whatever its name.
+        assert_eq!(near_miss_command(Path::new("src")), None);
     }
 }
