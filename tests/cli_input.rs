@@ -158,7 +158,7 @@ const MALFORMED: [(&str, &str); 16] = [
         "numeric_unbalanced.txt",
         "levels/malformed/numeric_unbalanced.txt, line 1, column 1: '(' is never closed",
     ),
-    // Found by the fuzzer (examples/fuzz.rs): boards beyond the 16-bit cells of the
+    // Found by the fuzzer (examples/fuzz/): boards beyond the 16-bit cells of the
     // searches made them index out of bounds.
     (
         "too_large.xsb",
@@ -174,7 +174,7 @@ const MALFORMED: [(&str, &str); 16] = [
 
 /// Files of `levels/malformed/` that another command reads, or that one engine refuses,
 /// with the arguments that run them (`FILE` stands for the file) and the start of the
-/// message (after `error: `). The fuzzer (examples/fuzz.rs, docs/fuzzing.md) found each:
+/// message (after `error: `). The fuzzer (examples/fuzz/, docs/fuzzing.md) found each:
 /// a literal that made `decode` allocate 2 GiB, and levels on which `--engine unroll`
 /// built formulas of tens of gigabytes.
 const REFUSED_BY_COMMAND: [(&str, &[&str], &str); 3] = [

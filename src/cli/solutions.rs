@@ -4,7 +4,7 @@
 //! `solve --solutions PATH` writes the input collection back with a section after each
 //! level solved, changing nothing else of the text; `verify --from-file` replays every
 //! stored solution through the rules engine. The parser side (recognising the sections,
-//! keeping them out of boards and titles) is in `src/level/xsb.rs`.
+//! keeping them out of boards and titles) is in `src/level/xsb/solutions.rs`.
 
 use std::collections::BTreeMap;
 use std::io::Write;
