@@ -474,6 +474,22 @@ fn usage_errors_exit_2() {
     assert!(run.stderr.contains("--optimize"), "{run:?}");
     let run = expect_code(&[SOLVABLE, "--optimize", "fewest"], 2);
     assert!(run.stderr.contains("fewest"), "{run:?}");
+    let run = expect_code(&[SOLVABLE, "--level", "0"], 2);
+    assert!(run.stderr.contains("numbered from 1"), "{run:?}");
+}
+
+/// A first argument that is no file but close to a command is taken for a mistyped
+/// command: nothing is solved, and the error names the command.
+#[test]
+fn a_mistyped_command_is_named() {
+    for (typed, meant) in [("solv", "solve"), ("bnech", "bench"), ("verif", "verify")] {
+        let run = expect_code(&[typed, SOLVABLE], 2);
+        assert_eq!(run.stdout, "", "{run:?}");
+        assert!(
+            run.stderr.contains(&format!("`satsoko {meant}`")),
+            "{run:?}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------

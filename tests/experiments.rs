@@ -242,7 +242,7 @@ fn bench_shards_merge_into_one_summary() {
         &file,
         &["--shard", "2/2", "--json", &two, "--csv", &two_csv],
     );
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("bench: 1 levels"));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("bench: 1 level,"));
 
     // JSON lines and CSV shards join into the summary of the whole collection.
     for second in [&two, &two_csv] {

@@ -12,7 +12,7 @@ use satsoko::cert::check::parse_cnf;
 use satsoko::encode::EncodingKind;
 use satsoko::encode::formula::Unrolled;
 use satsoko::engine::registry::by_name;
-use satsoko::engine::{self, Incumbent, Request, Stop, Verdict};
+use satsoko::engine::{self, Incumbent, Request, Stop, Tuning, Verdict};
 use satsoko::game::{Metric, Plan};
 use satsoko::level::{Level, parse_xsb};
 use satsoko::sat::{ClauseSink, Lit, SatBackend, SolveResult, SolverChoice, VarisatBackend};
@@ -183,6 +183,7 @@ fn solve_fully(level: &Level, metric: Metric) -> Option<Plan> {
         encoding: None,
         solver: SolverChoice::default(),
         max_steps: None,
+        tuning: Tuning::default(),
     };
     let engine = by_name("astar").expect("astar");
     let board = Incumbent::new(metric);

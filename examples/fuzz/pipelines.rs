@@ -20,7 +20,7 @@ use satsoko::encode::EncodingKind;
 use satsoko::encode::formula::Unrolled;
 use satsoko::engine::oracle::{SearchResult, shortest_moves, shortest_pushes};
 use satsoko::engine::registry::by_name;
-use satsoko::engine::{self, EngineChoice, Incumbent, Request, SolveError, Stop, Verdict};
+use satsoko::engine::{self, EngineChoice, Incumbent, Request, SolveError, Stop, Tuning, Verdict};
 use satsoko::game::{Convention, Metric, Plan, replay_in};
 use satsoko::level::{Format, Level, SavedSolution, level_blocks, parse_entries, parse_xsb};
 use satsoko::sat::dimacs::{SolverAnswer, parse_answer};
@@ -255,6 +255,7 @@ fn solve_level(level: &Level, counts: &Counts, rng: &mut Rng) {
             1 => Some(rng.below(4)),
             _ => Some(rng.below(40)),
         },
+        tuning: Tuning::default(),
     };
     let engine = if auto {
         EngineChoice::Auto.engine_for(level, &request)

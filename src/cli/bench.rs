@@ -6,11 +6,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use itertools::Itertools;
 use serde::{Deserialize, Serialize};
 
 use super::args::{BenchArgs, FormatArg};
+use super::bench_progress::BenchProgress;
 use super::config::{Purpose, SolveConfig};
 use super::input::selected_levels;
 use super::report::{EXIT_INPUT, EXIT_OK, ErrorKind, LevelReport, Status, plural};
@@ -51,14 +51,28 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
             .collect();
     }
 
-    let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} [{elapsed_precise}, ETA {eta}]")
-            .expect("a valid template"),
+    let timeout = args
+        .timeout
+        .expect("clap requires a timeout unless merging");
+    // What runs, before the bar: the summary at the end says it again with the engines
+    // the levels actually ran with.
+    eprintln!(
+        "bench: {}, {timeout} s each, {} at a time, engine {}",
+        plural(jobs.len() as u64, "level"),
+        args.jobs.max(1),
+        config.engine.name()
     );
-    let solved = Mutex::new(0usize);
+    let progress = BenchProgress::new(jobs.len());
     let reports: Vec<LevelReport> = in_parallel(args.jobs, jobs.len(), |i| {
         let (name, path, entry) = &jobs[i];
+        // A level that could not be read is reported at once, without running.
+        let running = match entry {
+            Ok(level) => format!("level {}", level.number),
+            Err(_) => String::new(),
+        };
+        if entry.is_ok() {
+            progress.start(running.clone());
+        }
         let report = match entry {
             Err(e) => {
                 let (kind, msg) = (ErrorKind::Input, e.to_string());
@@ -66,15 +80,10 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
             }
             Ok(level) => solve_in_child(path, level, &config),
         };
-        if report.status == Status::Solved {
-            let mut s = solved.lock().expect("no poisoned lock");
-            *s += 1;
-            bar.set_message(format!("solved {s}"));
-        }
-        bar.inc(1);
+        progress.done(&running, report.status == Status::Solved);
         report
     });
-    bar.finish_and_clear();
+    progress.finish();
     let encoding = config
         .request
         .encoding
@@ -82,9 +91,6 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
     let shard = args.shard.map_or(String::new(), |s| {
         format!(", shard {}/{}", s.index, s.count)
     });
-    let timeout = args
-        .timeout
-        .expect("clap requires a timeout unless merging");
     finish(args, &reports, |engines, solvers| {
         format!(
             "timeout {timeout} s, engine {engines}, encoding {encoding}, solver {solvers}, \
@@ -248,8 +254,8 @@ fn summary(reports: &[LevelReport], context: impl Fn(&str, &str) -> String) -> S
         .dedup()
         .join("+");
     let mut out = format!(
-        "bench: {} levels, {}\n",
-        reports.len(),
+        "bench: {}, {}\n",
+        plural(reports.len() as u64, "level"),
         context(
             if engines.is_empty() { "-" } else { &engines },
             if solvers.is_empty() { "none" } else { &solvers },

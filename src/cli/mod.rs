@@ -5,6 +5,7 @@
 pub mod args;
 mod bench;
 mod bench_binairo;
+mod bench_progress;
 mod binairo;
 mod certify;
 pub mod config;
