@@ -227,7 +227,10 @@ fn text_output_names_the_level_and_gives_moves_pushes_and_solution() {
         out.contains("moves 2, pushes 1, optimal in moves"),
         "{run:?}"
     );
-    assert!(out.contains("k=2, encoding moves"), "{run:?}");
+    assert!(
+        out.contains("k=2, engine unroll, encoding moves"),
+        "{run:?}"
+    );
     assert!(out.contains("solution: rR\n"), "{run:?}");
     assert_eq!(run.stderr, "");
 
@@ -279,7 +282,11 @@ fn text_output_of_the_default_pushes_encoding() {
         run.stdout.contains("moves 2, pushes 1, optimal in pushes"),
         "{run:?}"
     );
-    assert!(run.stdout.contains("k=1, encoding pushes-lazy,"), "{run:?}");
+    assert!(
+        run.stdout
+            .contains("k=1, engine unroll, encoding pushes-lazy,"),
+        "{run:?}"
+    );
 }
 
 #[test]

@@ -449,13 +449,12 @@ impl LevelReport {
         {
             out.push_str(&format!("  no plan; optimal ≥ {lb}\n"));
         }
-        // The engine, its formula and solver: unroll is the default the line leaves
-        // unnamed.
+        // The engine, its formula and solver.
         let mut parts = Vec::new();
         if let Some(k) = self.k.filter(|_| self.variables.is_some()) {
             parts.push(format!("k={k}"));
         }
-        if let Some(engine) = self.engine.as_deref().filter(|e| *e != "unroll") {
+        if let Some(engine) = self.engine.as_deref() {
             parts.push(format!("engine {engine}"));
         }
         if let Some(encoding) = &self.encoding {

@@ -48,6 +48,7 @@ static ABOUT: About = About {
     ice: true,
     cores: 2,
     auto: true,
+    fewest_moves_among_optimal: false,
 };
 
 impl Engine for Anytime {

@@ -38,6 +38,7 @@ static ABOUT: About = About {
     ice: true,
     cores: 1,
     auto: true,
+    fewest_moves_among_optimal: true,
 };
 
 impl Engine for Astar {

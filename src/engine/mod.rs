@@ -11,29 +11,45 @@
 //! anyone sees it. The engines are listed in [`registry`], which also holds the `auto`
 //! policy.
 //!
-//! A new engine is a file or folder here and one line in [`registry::ENGINES`].
+//! A new engine is a file or folder here and one line in the list of [`engines!`]
+//! below: that line declares its module and registers it in [`ENGINES`], so `--engine`,
+//! `--help`, `auto` and `bench` know it.
 
-pub mod anytime;
+/// Declares each engine's module and lists its engine in [`ENGINES`], in the order
+/// `auto` prefers them: one line per engine.
+macro_rules! engines {
+    ($($module:ident::$engine:ident,)*) => {
+        $(pub mod $module;)*
+
+        /// Every engine, in the order `auto` prefers them.
+        pub static ENGINES: &[&dyn Engine] = &[$(&$module::$engine),*];
+    };
+}
+
+engines! {
+    anytime::Anytime,
+    pdr::Pdr,
+    finder::Finder,
+    astar::Astar,
+    unroll::Unroll,
+    subgoals::Subgoals,
+}
+
 pub mod arena;
-pub mod astar;
-pub mod finder;
 mod incumbent;
 pub mod oracle;
 mod outcome;
-pub mod pdr;
 pub mod push_search;
 pub mod registry;
 pub mod shorten;
 pub mod state_search;
-pub mod subgoals;
 pub mod table;
 pub mod target;
 mod tuning;
-pub mod unroll;
 
 pub use incumbent::{Found, Incumbent, Status};
 pub use outcome::{FormulaSize, Outcome, SolveError, Statistics, StopReason, Verdict};
-pub use registry::{ENGINES, EngineChoice};
+pub use registry::EngineChoice;
 pub use tuning::{DEFAULT_MEMORY, Tuning};
 
 pub use crate::stop::Stop;
@@ -79,6 +95,10 @@ pub struct About {
     /// Whether `--engine auto` may pick it (the order of the registry is the order of
     /// preference).
     pub auto: bool,
+    /// Whether, among the plans optimal in its metric, it finds one with the fewest
+    /// moves (a search over whole states does): `auto` prefers it for optimal plans on
+    /// ice, where it is also as fast as the others.
+    pub fewest_moves_among_optimal: bool,
 }
 
 /// What to solve and how.

@@ -5,15 +5,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::anytime::Anytime;
-use super::{
-    Engine, Request, SatUse, astar::Astar, finder::Finder, pdr::Pdr, subgoals::Subgoals,
-    unroll::Unroll,
-};
+use super::{ENGINES, Engine, Request, SatUse};
 use crate::level::Level;
-
-/// Every engine, in the order `auto` prefers them.
-pub static ENGINES: &[&dyn Engine] = &[&Anytime, &Pdr, &Finder, &Astar, &Unroll, &Subgoals];
 
 /// The engine with this name.
 pub fn by_name(name: &str) -> Option<&'static dyn Engine> {
@@ -49,18 +42,30 @@ impl EngineChoice {
                         && (about.sat == SatUse::Any || request.solver.in_process())
                 };
                 // An engine that proves no optimum where none is asked for; else one
-                // that proves it (its plan will do). On ice an optimum is asked of
-                // the state search first: it is as fast on ice boards as pdr, and
-                // among the push-optimal plans it finds one with the fewest moves.
+                // that proves it (its plan will do). On ice an optimum is asked first
+                // of an engine that finds the fewest moves among the optimal plans.
                 let engines = || ENGINES.iter().copied().filter(fits);
                 let state_search = (level.has_ice() && request.prove)
-                    .then(|| engines().find(|e| e.about().name == "astar"))
+                    .then(|| engines().find(|e| e.about().fewest_moves_among_optimal))
                     .flatten();
                 state_search
                     .or_else(|| engines().find(|e| e.about().optimal == request.prove))
                     .or_else(|| engines().find(|e| e.about().optimal))
                     .expect("unroll takes every level, metric and solver")
             }
+        }
+    }
+
+    /// The cores a level keeps busy: the engine's, or under `auto` the most of any
+    /// engine it may pick.
+    pub fn cores(self) -> usize {
+        match self {
+            EngineChoice::Named(engine) => engine.about().cores,
+            EngineChoice::Auto => (ENGINES.iter())
+                .filter(|e| e.about().auto)
+                .map(|e| e.about().cores)
+                .max()
+                .unwrap_or(1),
         }
     }
 
@@ -120,6 +125,42 @@ mod tests {
     use crate::game::Metric;
     use crate::level::parse_xsb;
     use crate::sat::{SolverChoice, SolverName};
+
+    /// Every engine defined under src/engine/ is registered, so a new one needs its
+    /// file or folder and one line of `engines!`; with that line it is chosen by name
+    /// and listed with its summary.
+    #[test]
+    fn every_engine_is_registered_by_its_one_line() {
+        fn impls(dir: &std::path::Path) -> usize {
+            let mut n = 0;
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    n += impls(&path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    n += text.matches("\nimpl Engine for ").count();
+                }
+            }
+            n
+        }
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+        assert_eq!(
+            impls(&dir),
+            ENGINES.len(),
+            "an engine is missing from engines!"
+        );
+        for engine in ENGINES {
+            let name = engine.about().name;
+            let chosen: EngineChoice = name.parse().unwrap();
+            assert_eq!(chosen.name(), name);
+            assert!(!engine.about().summary.is_empty());
+        }
+        let mut names: Vec<&str> = ENGINES.iter().map(|e| e.about().name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ENGINES.len(), "two engines share a name");
+    }
 
     #[test]
     fn auto_picks_anytime_for_pushes_the_finder_for_a_plan_astar_for_moves_and_ice() {

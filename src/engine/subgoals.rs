@@ -39,6 +39,7 @@ static ABOUT: About = About {
     ice: false,
     cores: 1,
     auto: false,
+    fewest_moves_among_optimal: false,
 };
 
 impl Engine for Subgoals {

@@ -376,6 +376,7 @@ static ABOUT: About = About {
     ice: true,
     cores: 1,
     auto: true,
+    fewest_moves_among_optimal: false,
 };
 
 impl Engine for Finder {
