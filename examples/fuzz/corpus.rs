@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use satsoko::analysis::Analysis;
 use satsoko::cert::check::parse_cnf;
 use satsoko::encode::EncodingKind;
 use satsoko::encode::formula::Unrolled;
@@ -362,7 +363,15 @@ pub(crate) fn corpus(
 fn certificate(level: &Level) -> Option<String> {
     let optimum = solve_fully(level, Metric::Pushes)?.push_count();
     let dir = std::env::temp_dir().join(format!("satsoko-fuzz-{}", std::process::id()));
-    let cert = satsoko::cert::certify(level, Metric::Pushes, optimum, &dir, "seed", &Stop::never());
+    let cert = satsoko::cert::certify(
+        level,
+        &Analysis::new(level),
+        Metric::Pushes,
+        optimum,
+        &dir,
+        "seed",
+        &Stop::never(),
+    );
     let text = cert.ok().and_then(|c| {
         let cnf = std::fs::read_to_string(&c.cnf).ok()?;
         let proof = std::fs::read_to_string(&c.lrat).ok()?;

@@ -5,7 +5,7 @@
 
 use super::brute::patterns;
 use super::grid::{Puzzle, is_solution};
-use crate::engine::Stop;
+use crate::stop::Stop;
 
 /// Solutions found by a CSP engine (at most the cap, row by row).
 pub type Found = Vec<Vec<bool>>;

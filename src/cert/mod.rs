@@ -18,12 +18,13 @@ use std::time::Instant;
 
 use varisat::{ExtendFormula, Solver};
 
+use crate::analysis::Analysis;
 use crate::encode::EncodingKind;
 use crate::encode::formula::Unrolled;
 use crate::encode::{FORMULA_BUDGET, layered_step_size};
-use crate::engine::Stop;
 use crate::game::Metric;
 use crate::level::Level;
+use crate::stop::Stop;
 use lrat::LratWriter;
 
 /// A written and checked certificate.
@@ -62,6 +63,7 @@ impl Write for StopSink<'_> {
 /// `<stem>-<level>.cnf` and `.lrat`, stopping at `stop`. `Err` says why there is none.
 pub fn certify(
     level: &Level,
+    analysis: &Analysis,
     metric: Metric,
     k: usize,
     dir: &Path,
@@ -90,8 +92,8 @@ pub fn certify(
     let base = dir.join(format!("{stem}-{}", level.number));
     let (cnf_path, lrat_path) = (base.with_extension("cnf"), base.with_extension("lrat"));
     let out_of_time = || "out of time while writing the formula".to_string();
-    let unrolled =
-        Unrolled::without_lower_bound(level, kind, k - 1, stop).map_err(|_| out_of_time())?;
+    let unrolled = Unrolled::without_lower_bound(level, analysis, kind, k - 1, stop)
+        .map_err(|_| out_of_time())?;
     let header = [
         format!("satsoko {} certificate", env!("CARGO_PKG_VERSION")),
         format!(
@@ -159,17 +161,35 @@ mod tests {
             r => panic!("{r:?}"),
         };
         let stop = Stop::never();
-        let cert = certify(&level, Metric::Pushes, optimum, dir.path(), "t", &stop).unwrap();
+        let analysis = crate::analysis::Analysis::new(&level);
+        let cert = certify(
+            &level,
+            &analysis,
+            Metric::Pushes,
+            optimum,
+            dir.path(),
+            "t",
+            &stop,
+        )
+        .unwrap();
         assert!(cert.proof_bytes > 0 && cert.clauses > 0);
         // One step more is satisfiable: no certificate.
-        let beyond = certify(&level, Metric::Pushes, optimum + 1, dir.path(), "u", &stop);
+        let beyond = certify(
+            &level,
+            &analysis,
+            Metric::Pushes,
+            optimum + 1,
+            dir.path(),
+            "u",
+            &stop,
+        );
         assert!(beyond.unwrap_err().contains("satisfiable"));
         // The moves metric has its certificate too.
         let moves = crate::engine::oracle::shortest_moves(&level, 60, 2_000_000);
         let crate::engine::oracle::SearchResult::Optimal(m) = moves else {
             panic!("{moves:?}")
         };
-        certify(&level, Metric::Moves, m, dir.path(), "m", &stop).unwrap();
+        certify(&level, &analysis, Metric::Moves, m, dir.path(), "m", &stop).unwrap();
         // Tampering: drop the formula's last clause, or change a hint of the proof.
         let cnf = std::fs::read_to_string(&cert.cnf).unwrap();
         let proof = std::fs::read_to_string(&cert.lrat).unwrap();

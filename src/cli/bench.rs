@@ -57,7 +57,7 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
     // What runs, before the bar: the summary at the end says it again with the engines
     // the levels actually ran with.
     eprintln!(
-        "bench: {}, {timeout} s each, {} at a time, engine {}",
+        "running {}, {timeout} s each, {} at a time, engine {}",
         plural(jobs.len() as u64, "level"),
         args.jobs.max(1),
         config.engine.name()

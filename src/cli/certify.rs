@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::args::CheckProofArgs;
 use super::report::{EXIT_INPUT, EXIT_OK, EXIT_REJECTED, LevelReport};
+use crate::analysis::Analysis;
 use crate::cert::{self, check};
 use crate::engine::Stop;
 use crate::game::Metric;
@@ -12,7 +13,13 @@ use crate::level::Level;
 
 /// Adds the certificate of `report`'s plan to it, when the plan is proved optimal:
 /// written into `dir` and checked, within what `stop` leaves of the level's time.
-pub fn certify_report(report: &mut LevelReport, level: &Level, dir: &Path, stop: &Stop) {
+pub fn certify_report(
+    report: &mut LevelReport,
+    level: &Level,
+    analysis: &Analysis,
+    dir: &Path,
+    stop: &Stop,
+) {
     let Some(Some(metric)) = report.optimal else {
         return;
     };
@@ -27,7 +34,7 @@ pub fn certify_report(report: &mut LevelReport, level: &Level, dir: &Path, stop:
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "level".into());
-    match cert::certify(level, metric, k, dir, &stem, stop) {
+    match cert::certify(level, analysis, metric, k, dir, &stem, stop) {
         Ok(c) => {
             report.certified = Some(true);
             report.certificate = Some(c.cnf.display().to_string());

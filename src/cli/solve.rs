@@ -13,6 +13,7 @@ use super::interrupt;
 use super::progress::LevelProgress;
 use super::report::{EXIT_INPUT, EXIT_INTERRUPTED, ErrorKind, LevelReport};
 use super::solutions::SolutionsOut;
+use crate::analysis::Analysis;
 use crate::engine::{self, Incumbent, SolveError, Stop};
 use crate::game::Metric;
 use crate::game::{State, apply_move};
@@ -83,9 +84,9 @@ fn solve_levels(
                 let stop = ctrl_c.with_deadline(config.timeout.map(|t| Instant::now() + t));
                 let metric = config.request.metric;
                 watched(&label, metric, |board| {
-                    let mut report = solve_level(&config, &name, &level, &stop, board);
+                    let (mut report, analysis) = solve_level(&config, &name, &level, &stop, board);
                     if let Some(dir) = &args.proof {
-                        super::certify::certify_report(&mut report, &level, dir, &stop);
+                        super::certify::certify_report(&mut report, &level, &analysis, dir, &stop);
                     }
                     report
                 })
@@ -171,16 +172,28 @@ fn watched(
 }
 
 /// Solves one level with the engine `config` picks for it, stopping at `stop`, with the
-/// engines reporting on `board`.
+/// engines reporting on `board`; the level's analysis comes back with the report, for a
+/// certificate.
 pub fn solve_level(
     config: &SolveConfig,
     file: &str,
     level: &Level,
     stop: &Stop,
     board: &Incumbent,
-) -> LevelReport {
+) -> (LevelReport, Analysis) {
     let engine = config.engine_for(level);
-    match engine::solve(engine, level, &config.request, stop, board) {
+    let start = Instant::now();
+    let analysis = Analysis::until(level, stop);
+    let solved = engine::solve_analysed(
+        engine,
+        level,
+        &analysis,
+        &config.request,
+        stop,
+        board,
+        start,
+    );
+    let report = match solved {
         Ok(outcome) => LevelReport::from_outcome(file, level.number, level.title.clone(), &outcome),
         Err(e) => {
             let kind = match e {
@@ -190,7 +203,8 @@ pub fn solve_level(
             let (number, title) = (Some(level.number), level.title.clone());
             LevelReport::error(file, number, title, kind, e.to_string())
         }
-    }
+    };
+    (report, analysis)
 }
 
 /// The board after each push (or move) of `solution`, replayed by the rules engine,

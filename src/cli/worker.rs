@@ -1,7 +1,8 @@
 //! `bench` solves each level in a child process (`satsoko worker`), so that levels do
 //! not share memory and one that goes wrong cannot take the run down. The child gets
-//! its job as one JSON object on standard input and answers with one report line on
-//! standard output. Its engine stops itself at the limit; a child still running a
+//! its job (the level itself, parsed once by the parent, so no worker reads the
+//! collection again) as one JSON object on standard input and answers with one report
+//! line on standard output. Its engine stops itself at the limit; a child still running a
 //! little after it is killed anyway.
 
 use std::io::{Read, Write};
@@ -13,7 +14,6 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::config::SolveConfig;
-use super::input::read_level;
 use super::report::{ErrorKind, LevelReport, Status};
 use crate::engine::{Incumbent, Stop};
 use crate::level::Level;
@@ -23,11 +23,12 @@ const POLL: Duration = Duration::from_millis(20);
 /// How long past the limit a child may take to stop by itself before it is killed.
 const GRACE: Duration = Duration::from_millis(1000);
 
-/// What a worker is asked to do.
+/// What a worker is asked to do: the level itself (parsed once, by the parent), the
+/// name of its file for the report, and how to solve it.
 #[derive(Serialize, Deserialize)]
 struct Job {
     file: PathBuf,
-    level: usize,
+    level: Level,
     config: SolveConfig,
 }
 
@@ -46,21 +47,10 @@ pub fn run() -> i32 {
         }
     };
     let name = job.file.display().to_string();
-    let report = match read_level(&job.file, job.level, job.config.format) {
-        Err(e) => LevelReport::error(
-            &name,
-            Some(job.level),
-            None,
-            ErrorKind::Input,
-            e.to_string(),
-        ),
-        Ok(level) => {
-            let deadline = job.config.timeout.map(|t| Instant::now() + t);
-            let stop = Stop::new(deadline);
-            let board = Incumbent::new(job.config.request.metric);
-            super::solve::solve_level(&job.config, &name, &level, &stop, &board)
-        }
-    };
+    let deadline = job.config.timeout.map(|t| Instant::now() + t);
+    let stop = Stop::new(deadline);
+    let board = Incumbent::new(job.config.request.metric);
+    let (report, _) = super::solve::solve_level(&job.config, &name, &job.level, &stop, &board);
     let report = LevelReport {
         peak_mib: peak_resident_mib(),
         ..report
@@ -113,7 +103,7 @@ pub fn solve_in_child(path: &Path, level: &Level, config: &SolveConfig) -> Level
     };
     let job = Job {
         file: path.to_path_buf(),
-        level: level.number,
+        level: level.clone(),
         config: config.clone(),
     };
     let child = Command::new(exe)

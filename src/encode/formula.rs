@@ -46,33 +46,36 @@ impl Unrolled {
     /// bound, gets an empty clause (the formula is then trivially unsatisfiable).
     pub fn new(level: &Level, kind: EncodingKind, bound: usize) -> Unrolled {
         // An export is written whole (`satsoko encode` has no time limit).
-        Unrolled::build(level, kind, bound, true, &Stop::never()).expect("never stopped")
+        let analysis = Analysis::new(level);
+        Unrolled::build(level, &analysis, kind, bound, true, &Stop::never()).expect("never stopped")
     }
 
     /// [`Unrolled::new`] without the static lower bound: goal(0) ∨ … ∨ goal(bound), so
     /// that a refutation must come from the steps themselves and not from an empty
-    /// clause the bound puts there (the formula of a certificate). `Err` when `stop`
-    /// says stop before it is written.
+    /// clause the bound puts there (the formula of a certificate), with the level's
+    /// `analysis` (the solve's, which need not be made again). `Err` when `stop` says
+    /// stop before it is written.
     pub fn without_lower_bound(
         level: &Level,
+        analysis: &Analysis,
         kind: EncodingKind,
         bound: usize,
         stop: &Stop,
     ) -> Result<Unrolled, Stopped> {
-        Unrolled::build(level, kind, bound, false, stop)
+        Unrolled::build(level, analysis, kind, bound, false, stop)
     }
 
     fn build(
         level: &Level,
+        analysis: &Analysis,
         kind: EncodingKind,
         bound: usize,
         use_lower: bool,
         stop: &Stop,
     ) -> Result<Unrolled, Stopped> {
         let kind = kind.for_export();
-        let analysis = Analysis::until(level, stop);
         if stop.should_stop() {
-            return Err(Stopped); // the analysis may be cut short
+            return Err(Stopped);
         }
         let mut cnf = CnfBuffer::new();
         // running(t): the plan is still running at step t, so transition t → t+1 is a
@@ -82,7 +85,7 @@ impl Unrolled {
         for pair in running.windows(2) {
             cnf.add_clause(&[!pair[1], pair[0]]);
         }
-        let mut encoding = kind.build(level, &analysis, &mut cnf);
+        let mut encoding = kind.build(level, analysis, &mut cnf);
         while encoding.steps() < bound {
             let t = encoding.steps();
             let mut guarded = Guarded {
@@ -92,7 +95,7 @@ impl Unrolled {
             encoding.add_step(&mut guarded, stop)?;
         }
         let lower = if use_lower {
-            kind.lower_bound(&analysis)
+            kind.lower_bound(analysis)
         } else {
             0
         };

@@ -5,14 +5,15 @@
 //! ice), takes a [`Task`] and a [`Stop`] it checks itself, reports as it goes on the
 //! solve's [`Incumbent`] (plans it finds, lower bounds it proves, what it is doing), and
 //! answers with an [`Outcome`]: the verdict, the plan, the bounds and its statistics as
-//! data (the CLI puts them into words). [`solve`] is the only way in: it analyses the
+//! data (the CLI puts them into words). [`solve`] is the only way in (or
+//! [`solve_analysed`], for a caller that keeps the level's analysis): it analyses the
 //! level, checks that the engine can do the task, runs it, keeps the best plan found
 //! when the engine is stopped, and replays every plan through the rules engine before
-//! anyone sees it. The engines are listed in [`registry`], which also holds the `auto`
-//! policy.
+//! anyone sees it. The techniques and memory of the engines come in the request's
+//! [`Tuning`]; no engine reads the environment. The `auto` policy is in [`registry`].
 //!
-//! A new engine is a file or folder here and one line in the list of [`engines!`]
-//! below: that line declares its module and registers it in [`ENGINES`], so `--engine`,
+//! A new engine is a file or folder here and one line in the `engines!` list below:
+//! that line declares its module and registers it in [`ENGINES`], so `--engine`,
 //! `--help`, `auto` and `bench` know it.
 
 /// Declares each engine's module and lists its engine in [`ENGINES`], in the order
@@ -202,11 +203,25 @@ pub fn solve(
     board: &Incumbent,
 ) -> Result<Outcome, SolveError> {
     let start = Instant::now();
-    check(engine, level, request)?;
     let analysis = Analysis::until(level, stop);
+    solve_analysed(engine, level, &analysis, request, stop, board, start)
+}
+
+/// [`solve`] with the level's `analysis` made by the caller (who needs it again, for a
+/// certificate), the clock started at `start`.
+pub fn solve_analysed(
+    engine: &dyn Engine,
+    level: &Level,
+    analysis: &Analysis,
+    request: &Request,
+    stop: &Stop,
+    board: &Incumbent,
+    start: Instant,
+) -> Result<Outcome, SolveError> {
+    check(engine, level, request)?;
     let task = Task {
         level,
-        analysis: &analysis,
+        analysis,
         metric: request.metric,
         encoding: request.encoding,
         solver: &request.solver,

@@ -66,7 +66,7 @@ pub fn parse_entries(
 pub type Cell = usize;
 
 /// What a cell is made of. Boxes, goals and the player are kept separately.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Tile {
     /// Nothing can enter a wall. Everything outside the board counts as wall.
     Wall,
@@ -79,8 +79,9 @@ pub enum Tile {
 /// One puzzle: the board and its initial state.
 ///
 /// The grid is padded with a border of walls, so every non-wall cell has four
-/// neighbours inside the grid and [`Level::neighbor`] never leaves it.
-#[derive(Clone, Debug)]
+/// neighbours inside the grid and [`Level::neighbor`] never leaves it. A level
+/// serialises whole, so a bench worker gets its own level without reading the file.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Level {
     /// 1-based position of the level in its file.
     pub number: usize,

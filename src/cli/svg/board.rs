@@ -8,8 +8,8 @@
 use std::fmt::Write as _;
 
 use super::{CELL, cell_xy};
-use crate::game::player_region;
-use crate::level::{Cell, Direction, Level};
+use crate::game::{Region, player_region};
+use crate::level::Level;
 
 /// The static board: which cells are drawn, and how.
 pub(super) struct Board {
@@ -31,26 +31,15 @@ impl Board {
     /// reach and every goal and box, and the walls around them.
     pub(super) fn of(level: &Level) -> Board {
         let (w, h, n) = (level.width(), level.height(), level.cell_count());
-        // The open cells connected to the edge of the level's rectangle.
-        let mut outside = vec![false; n];
-        let mut stack: Vec<Cell> = (0..n)
-            .filter(|&c| {
-                let (r, col) = (c / w, c % w);
-                !level.is_wall(c) && (r == 1 || r == h - 2 || col == 1 || col == w - 2)
-            })
-            .collect();
-        for &c in &stack {
-            outside[c] = true;
-        }
-        while let Some(c) = stack.pop() {
-            for dir in Direction::ALL {
-                let next = level.neighbor(c, dir);
-                if !level.is_wall(next) && !outside[next] {
-                    outside[next] = true;
-                    stack.push(next);
-                }
-            }
-        }
+        // The open cells connected to the edge of the level's rectangle (boxes do not
+        // fence them: the board is drawn without its boxes' positions mattering).
+        let edge = (0..n).filter(|&c| {
+            let (r, col) = (c / w, c % w);
+            !level.is_wall(c) && (r == 1 || r == h - 2 || col == 1 || col == w - 2)
+        });
+        let mut fill = Region::adjacency(level);
+        fill.fill_from_all(level, &vec![false; n], edge);
+        let outside: Vec<bool> = (0..n).map(|c| fill.contains(c)).collect();
         let region = player_region(level);
         let inside: Vec<bool> = (0..n)
             .map(|c| {

@@ -162,7 +162,7 @@ pub fn level_blocks(text: &str) -> Vec<LevelBlock> {
 /// A solution stored in a collection file: a heading line starting with `Solution`,
 /// then one or more lines of moves (LURD, possibly run-length encoded), as Sokoban
 /// YASC and JSoko write it after a level.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SavedSolution {
     /// The heading line, trimmed (`Solution (33 moves, 8 pushes)`).
     pub title: String,
