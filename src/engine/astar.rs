@@ -21,7 +21,7 @@ use super::push_search::{self, SearchAnswer};
 use super::state_search::{StateLimits, optimal_plan};
 use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
 use crate::analysis::Analysis;
-use crate::game::{Metric, Region};
+use crate::game::{Metric, Region, one_cell_push};
 use crate::level::{Cell, Direction, Level};
 
 /// The A* baseline: no SAT, push- or move-optimal (over whole states on ice and for moves).
@@ -158,12 +158,10 @@ pub fn optimal_pushes(
         for (i, &b) in boxes.iter().enumerate() {
             let b = b as usize;
             for d in Direction::ALL {
-                let behind = level.neighbor(b, d.opposite());
-                if !reach.contains(behind) {
+                let Some((behind, to)) = one_cell_push(level, &mask, b, d) else {
                     continue;
-                }
-                let to = level.neighbor(b, d);
-                if level.is_wall(to) || mask[to] || !analysis.live[to] {
+                };
+                if !reach.contains(behind) || !analysis.live[to] {
                     continue;
                 }
                 mask[b] = false;

@@ -9,7 +9,7 @@ pub mod rules;
 pub mod walk;
 
 pub use plan::{Metric, Move, Plan, VerifyError};
-pub use push_moves::{PushMove, PushMoves};
+pub use push_moves::{PushMove, PushMoves, one_cell_push};
 pub use region::{Region, player_region};
 pub use rules::{
     Convention, Illegal, MoveEffect, Replay, ReplayError, State, apply_move, replay, replay_in,

@@ -25,6 +25,21 @@ pub struct PushMove {
     pub player: Cell,
 }
 
+/// The rule of a push on floor without ice, whoever can make it: the box on `from`
+/// can go one cell in `dir` when that cell is neither wall nor box. Returns the cell
+/// the player pushes from and the cell the box comes to. The searches that push boxes
+/// one cell at a time (no ice) ask this; [`PushMoves`] asks it first too.
+#[inline]
+pub fn one_cell_push(
+    level: &Level,
+    boxes: &[bool],
+    from: Cell,
+    dir: Direction,
+) -> Option<(Cell, Cell)> {
+    let to = level.neighbor(from, dir);
+    (!level.is_wall(to) && !boxes[to]).then(|| (level.neighbor(from, dir.opposite()), to))
+}
+
 /// The pushes of one position at a time: [`PushMoves::enter`] a position, then ask
 /// for its pushes.
 pub struct PushMoves {
@@ -62,9 +77,8 @@ impl PushMoves {
         from: Cell,
         dir: Direction,
     ) -> Option<PushMove> {
-        let behind = level.neighbor(from, dir.opposite());
-        let next = level.neighbor(from, dir);
-        if !self.region.contains(behind) || level.is_wall(next) || boxes[next] || !boxes[from] {
+        let (behind, next) = one_cell_push(level, boxes, from, dir)?;
+        if !self.region.contains(behind) || !boxes[from] {
             return None;
         }
         if !self.ice {

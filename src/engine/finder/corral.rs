@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 use super::few_boxes::FewBoxes;
 use crate::analysis::Analysis;
-use crate::game::Region;
+use crate::game::{Region, one_cell_push};
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
 
@@ -87,11 +87,11 @@ impl Corrals {
             let mut pi = true;
             'fence: for b in barrier {
                 for d in Direction::ALL {
-                    let to = level.neighbor(b, d);
-                    let behind = level.neighbor(b, d.opposite());
-                    if level.is_wall(to) || boxes[to] || !analysis.live[to] || level.is_wall(behind)
-                    {
+                    let Some((behind, to)) = one_cell_push(level, boxes, b, d) else {
                         continue; // no push this way, ever from here
+                    };
+                    if !analysis.live[to] || level.is_wall(behind) {
+                        continue;
                     }
                     let into = inside(to, &self.corral, stamp);
                     let now = reach.contains(behind);

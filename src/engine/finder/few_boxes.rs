@@ -5,7 +5,7 @@
 use rustc_hash::FxHashSet;
 
 use crate::analysis::{Analysis, frozen_off_goal};
-use crate::game::Region;
+use crate::game::{Region, one_cell_push};
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
 
@@ -64,13 +64,10 @@ where
             }
             for (i, &b) in boxes.iter().enumerate() {
                 for d in Direction::ALL {
-                    let behind = level.neighbor(b, d.opposite());
-                    let to = level.neighbor(b, d);
-                    if !region.contains(behind)
-                        || level.is_wall(to)
-                        || mask[to]
-                        || !analysis.live[to]
-                    {
+                    let Some((behind, to)) = one_cell_push(level, mask, b, d) else {
+                        continue;
+                    };
+                    if !region.contains(behind) || !analysis.live[to] {
                         continue;
                     }
                     mask[b] = false;
