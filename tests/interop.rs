@@ -187,26 +187,10 @@ fn solver_cmd_matches_in_process(solver: &str, cmd: &str) {
     std::fs::write(&file, LEVELS).unwrap();
     let file = file.to_str().unwrap();
     for optimize in ["moves", "pushes"] {
-        let base = json_line(&satsoko(&[
-            file,
-            "--level",
-            "2",
-            "--json",
-            "--optimize",
-            optimize,
-        ]));
-        let v = json_line(&satsoko(&[
-            file,
-            "--level",
-            "2",
-            "--json",
-            "--optimize",
-            optimize,
-            "--solver-cmd",
-            cmd,
-            "--timeout",
-            "30",
-        ]));
+        let args = [file, "--level", "2", "--json", "--optimize", optimize];
+        let base = json_line(&satsoko(&args));
+        let outside = [&args[..], &["--solver-cmd", cmd, "--timeout", "30"]].concat();
+        let v = json_line(&satsoko(&outside));
         assert_eq!(v["status"], "solved", "{cmd}: {v}");
         assert_eq!(v[optimize], base[optimize], "{cmd}");
         assert_eq!(v["optimal"], optimize);

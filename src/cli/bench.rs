@@ -78,12 +78,9 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
     let reports: Vec<LevelReport> = in_parallel(args.jobs, jobs.len(), |i| {
         let (name, path, entry) = &jobs[i];
         // A level that could not be read is reported at once, without running.
-        let running = match entry {
-            Ok(level) => format!("level {}", level.number),
-            Err(_) => String::new(),
-        };
-        if entry.is_ok() {
-            progress.start(running.clone());
+        let running = entry.as_ref().ok().map(|l| format!("level {}", l.number));
+        if let Some(name) = &running {
+            progress.start(name.clone());
         }
         let report = match entry {
             Err(e) => {
@@ -92,7 +89,7 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
             }
             Ok(level) => solve_in_child(path, level, &config),
         };
-        progress.done(&running, report.status == Status::Solved);
+        progress.done(running.as_deref(), report.status == Status::Solved);
         report
     });
     progress.finish();

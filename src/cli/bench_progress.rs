@@ -44,9 +44,11 @@ impl BenchProgress {
         self.bar.tick();
     }
 
-    /// Level `name` is done, solved or not.
-    pub fn done(&self, name: &str, solved: bool) {
-        self.running_levels().retain(|(n, _)| n != name);
+    /// Level `name` is done, solved or not (`None`: a level that never ran).
+    pub fn done(&self, name: Option<&str>, solved: bool) {
+        if let Some(name) = name {
+            self.running_levels().retain(|(n, _)| n != name);
+        }
         if solved {
             let mut s = self.solved.lock().expect("no poisoned lock");
             *s += 1;
@@ -94,9 +96,9 @@ mod tests {
         let progress = BenchProgress::new(2);
         progress.start("level 1".into());
         progress.start("level 2".into());
-        progress.done("level 1", true);
+        progress.done(Some("level 1"), true);
         assert_eq!(progress.running_levels().len(), 1);
-        progress.done("level 2", false);
+        progress.done(Some("level 2"), false);
         assert!(progress.running_levels().is_empty());
         assert_eq!(*progress.solved.lock().unwrap(), 1);
         progress.finish();

@@ -72,40 +72,14 @@ fn near_miss_command(first: &std::path::Path) -> Option<String> {
         .get_subcommands()
         .filter(|c| !c.is_hide_set())
         .map(|c| c.get_name().to_string())
-        .filter(|name| name.starts_with(word) || edits(word, name) <= 2)
-        .min_by_key(|name| edits(word, name))
-}
-
-/// The edit distance between `a` and `b` (insertions, deletions, substitutions).
-fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let next = (diagonal + usize::from(ca != cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            diagonal = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
+        .filter(|name| name.starts_with(word) || strsim::levenshtein(word, name) <= 2)
+        .min_by_key(|name| strsim::levenshtein(word, name))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::path::Path;
-
-    #[test]
-    fn edits_count_insertions_deletions_and_substitutions() {
-        assert_eq!(edits("solv", "solve"), 1);
-        assert_eq!(edits("bnech", "bench"), 2);
-        assert_eq!(edits("", "sweep"), 5);
-        assert_eq!(edits("verify", "verify"), 0);
-    }
 
     #[test]
     fn a_missing_file_near_a_command_is_taken_for_it() {
