@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use common::{GenOptions, Rng, random_level};
 use satsoko::encode::EncodingKind;
+use satsoko::engine::finder::Techniques;
 use satsoko::engine::oracle::{SearchResult, shortest_moves, shortest_pushes};
 use satsoko::engine::{
     self, Incumbent, Outcome, Request, SolveError, Stop, Tuning, Verdict, registry,
@@ -27,6 +28,17 @@ fn run_engine(
     bound: usize,
     deadline: Option<Instant>,
 ) -> Result<Outcome, SolveError> {
+    run_tuned(name, level, (encoding, bound), deadline, Tuning::default())
+}
+
+/// [`run_engine`] with the techniques of `tuning` (`--finder-off`, `--pdr-off`, …).
+fn run_tuned(
+    name: &str,
+    level: &Level,
+    (encoding, bound): (EncodingKind, usize),
+    deadline: Option<Instant>,
+    tuning: Tuning,
+) -> Result<Outcome, SolveError> {
     let engine = registry::by_name(name).expect("a registered engine");
     let request = Request {
         metric: encoding.metric(),
@@ -34,7 +46,7 @@ fn run_engine(
         encoding: engine.about().encodings.then_some(encoding),
         solver: SolverChoice::default(),
         max_steps: Some(bound),
-        tuning: Tuning::default(),
+        tuning,
     };
     let board = Incumbent::new(encoding.metric());
     engine::solve(engine, level, &request, &Stop::new(deadline), &board)
@@ -366,7 +378,7 @@ fn anytime_engine_matches_push_bfs() {
 /// agrees, and it must find a plan on at least `min_found` of 600 generated levels
 /// (and, when `complete`, on every solvable one).
 fn check_plan_finder(name: &str, seed: u64, complete: bool, min_found: usize) {
-    check_plan_finder_with(name, seed, complete, min_found, 0);
+    check_plan_finder_with(name, seed, complete, min_found, 0, Tuning::default());
 }
 
 /// [`check_plan_finder`] on boards with `ice_percent` of their floor ice.
@@ -376,6 +388,7 @@ fn check_plan_finder_with(
     complete: bool,
     min_found: usize,
     ice_percent: usize,
+    tuning: Tuning,
 ) {
     let mut rng = Rng::new(seed);
     let (mut found, mut refuted, mut missed, mut checked) = (0, 0, 0, 0);
@@ -395,7 +408,7 @@ fn check_plan_finder_with(
             continue;
         }
         checked += 1;
-        let outcome = run_engine(name, &level, EncodingKind::Pushes, 1000, None).unwrap();
+        let outcome = run_tuned(name, &level, (EncodingKind::Pushes, 1000), None, tuning).unwrap();
         match (&outcome.verdict, oracle) {
             (Verdict::Solved { plan, optimal }, SearchResult::Optimal(m)) => {
                 assert!(!optimal && plan.push_count() >= m, "{text}");
@@ -416,6 +429,21 @@ fn check_plan_finder_with(
 #[test]
 fn finder_finds_a_plan_wherever_brute_force_does() {
     check_plan_finder("finder", 18, true, 150);
+}
+
+/// The finder's variants for measurements (`--finder-off`, `--finder-on`): with every
+/// technique off, and with every one on, its answers still agree with brute force.
+#[test]
+fn finder_variants_find_a_plan_wherever_brute_force_does() {
+    let every: Vec<String> = Techniques::NAMES.iter().map(|n| n.to_string()).collect();
+    for (seed, off, on) in [(36, &every[..], &[][..]), (37, &[][..], &every[..])] {
+        let finder = Techniques::DEFAULT.switched(off, on).unwrap();
+        let tuning = Tuning {
+            finder,
+            ..Tuning::default()
+        };
+        check_plan_finder_with("finder", seed, true, 150, 0, tuning);
+    }
 }
 
 #[test]
@@ -470,7 +498,7 @@ fn anytime_is_push_optimal_on_ice() {
 
 #[test]
 fn finder_finds_a_plan_on_ice_wherever_brute_force_does() {
-    check_plan_finder_with("finder", 35, true, 100, 30);
+    check_plan_finder_with("finder", 35, true, 100, 30, Tuning::default());
 }
 
 #[test]
@@ -497,6 +525,18 @@ fn pdr_search_matches_push_bfs() {
     // Lemmas generalise what one query refutes to every position that matches them, so
     // an over-general lemma would show here as a missed or longer plan.
     check_push_search(&run_pdr, [14, 15]);
+}
+
+#[test]
+fn pdr_without_lemmas_matches_push_bfs() {
+    // `--pdr-off lemmas`: the search refutes positions one by one.
+    let tuning = Tuning {
+        pdr_lemmas: false,
+        ..Tuning::default()
+    };
+    let run =
+        |level: &Level, bound| run_tuned("pdr", level, (EncodingKind::Pushes, bound), None, tuning);
+    check_push_search(&run, [24, 25]);
 }
 
 /// Microban levels the unroll engine solves in well under a second (0.2 s or less):
