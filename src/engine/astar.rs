@@ -13,16 +13,12 @@
 //! Unlike the SAT encodings this search remembers every position it has seen, whatever
 //! the step it was reached at: that memory is what a time-indexed formula lacks.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
-use super::arena::{Arena, Step};
-use super::push_search::{self, SearchAnswer};
+use super::push_search::{self, BestFirst, PushGraph, SearchAnswer, Step};
 use super::state_search::{StateLimits, optimal_plan};
 use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
 use crate::analysis::Analysis;
-use crate::game::{Metric, Region, one_cell_push};
-use crate::level::{Cell, Direction, Level};
+use crate::game::Metric;
+use crate::level::{Cell, Level};
 
 /// The A* baseline: no SAT, push- or move-optimal (over whole states on ice and for moves).
 pub struct Astar;
@@ -98,116 +94,81 @@ pub fn optimal_pushes(
         return (SearchAnswer::Unsolvable(reason.clone()), 0);
     }
     let heuristic = &analysis.heuristic;
-    let mut mask = level.initial_boxes().to_vec();
-    // The expanded node's region, and its children's.
-    let mut reach = Region::new(level);
-    let mut child_reach = Region::new(level);
-    let start_boxes: Vec<u16> = level.box_cells().map(|c| c as u16).collect();
-    let start_player = reach.fill(level, &mask, level.player());
     let potential = |boxes: &[u16]| heuristic.potential(boxes.iter().map(|&b| b as Cell));
-
-    // The positions stored, and the pushes of the best path found to each.
-    let held: Vec<bool> = (0..level.cell_count())
-        .map(|c| analysis.region[c] || level.has_initial_box(c))
-        .collect();
-    let mut arena = Arena::new(start_boxes.len(), &held);
-    let start_hash = {
-        let cells: Vec<Cell> = start_boxes.iter().map(|&b| b as Cell).collect();
-        let z = arena.zobrist();
-        z.marked(z.of(&cells), start_player)
-    };
-    arena.add(start_hash, &start_boxes, start_player, 0, Step::START);
+    let mut graph = PushGraph::new(level, analysis);
+    let start = graph.add_start();
+    // Per node, the pushes of the best path found to it.
     let mut g = vec![0u32];
     // The potential of a solved position need not be 0 (it is the goals' own
     // potential, at most 0): a lower bound below 0 says nothing, and a solved position
     // must be taken off the queue at its length, so the bound is clamped at 0.
-    let start_h = potential(&start_boxes).max(0);
-    // Smallest f first; among equal f the deeper node, which is closer to a plan.
-    let mut queue = BinaryHeap::from([(Reverse(start_h), 0u32, 0u32)]);
+    let mut queue = BestFirst::new();
+    queue.push(potential(graph.boxes()).max(0) as u32, 0, start);
+    graph.leave();
     let mut cut_by_bound = false;
 
     let max_pushes = limits.max_pushes.map_or(i64::MAX, |m| m as i64);
-    let mut next: Vec<u16> = Vec::with_capacity(start_boxes.len());
-    while let Some((Reverse(f), pushes, id)) = queue.pop() {
-        if g[id as usize] < pushes {
+    let mut pushes = Vec::new();
+    while let Some((f, g_id, id)) = queue.pop() {
+        if g[id as usize] < g_id {
             continue; // a cheaper path reached this node after it was queued
         }
         // Every plan passes through a queued position, whose f is at most its length.
-        if f > board.lower() as i64 {
+        if f as usize > board.lower() {
             board.raise_lower(f as usize);
             if board.closed() {
-                return (SearchAnswer::Stopped(StopReason::Closed), arena.len());
+                return (SearchAnswer::Stopped(StopReason::Closed), graph.len());
             }
-        }
-        let boxes = arena.boxes(id);
-        if boxes.iter().all(|&b| level.is_goal(b as usize)) {
-            return (SearchAnswer::Plan(arena.pushes_to(level, id)), arena.len());
         }
         // The clock is read before every expansion: on a big board one makes hundreds
         // of children, each with its region to fill.
         if stop.should_stop() {
-            return (SearchAnswer::Stopped(StopReason::Time), arena.len());
+            return (SearchAnswer::Stopped(StopReason::Time), graph.len());
         }
-        let h = potential(&boxes);
-        let box_hash = arena.box_hash(id);
-        mask.fill(false);
-        for &b in boxes.iter() {
-            mask[b as usize] = true;
+        graph.enter(id);
+        if graph.is_solved() {
+            return (SearchAnswer::Plan(graph.arena().pushes_to(level, id)), graph.len());
         }
-        reach.fill(level, &mask, arena.player(id));
-        for (i, &b) in boxes.iter().enumerate() {
-            let b = b as usize;
-            for d in Direction::ALL {
-                let Some((behind, to)) = one_cell_push(level, &mask, b, d) else {
-                    continue;
-                };
-                if !reach.contains(behind) || !analysis.live[to] {
-                    continue;
-                }
-                mask[b] = false;
-                mask[to] = true;
-                let others = boxes.iter().map(|&o| o as usize).filter(|&o| o != b);
-                let dead =
-                    (analysis.deadlocks).dead_after(&analysis.pair_table, to, |c| mask[c], others);
-                let child_g = pushes + 1;
-                let f = child_g as i64 + (h + heuristic.change(b, to)).max(0);
-                if !dead && f > max_pushes {
-                    cut_by_bound = true;
-                } else if !dead {
-                    next.clear();
-                    next.extend_from_slice(&boxes);
-                    next[i] = to as u16;
-                    next.sort_unstable();
-                    let player = child_reach.fill(level, &mask, b);
-                    let z = arena.zobrist();
-                    let hash = z.marked(z.moved(box_hash, b, to), player);
-                    let step = Step::push(b, d, to);
-                    let child = match arena.find(hash, &next, player) {
-                        Some(k) if g[k as usize] <= child_g => None,
-                        Some(k) => {
-                            g[k as usize] = child_g;
-                            arena.reach_by(k, id, step);
-                            Some(k)
-                        }
-                        None => {
-                            if arena.len() >= limits.max_positions {
-                                let why = StopReason::Memory {
-                                    positions: arena.len() as u64,
-                                };
-                                return (SearchAnswer::Stopped(why), arena.len());
-                            }
-                            g.push(child_g);
-                            Some(arena.add(hash, &next, player, id, step))
-                        }
-                    };
-                    if let Some(k) = child {
-                        queue.push((Reverse(f), child_g, k));
+        let h = potential(graph.boxes());
+        graph.pushes(&mut pushes);
+        let child_g = g_id + 1;
+        for p in &pushes {
+            graph.make(p.from, p.to);
+            let f = child_g as i64 + (h + heuristic.change(p.from, p.to)).max(0);
+            if graph.is_dead_after(p.from, p.to) {
+                // never stored
+            } else if f > max_pushes {
+                cut_by_bound = true;
+            } else {
+                graph.move_box(p.from, p.to);
+                let name = graph.name_after(p.player);
+                let key = graph.key(p.from, p.to, name);
+                let step = Step::push(p.from, p.dir, p.to);
+                let child = match graph.find(key) {
+                    Some(k) if g[k as usize] <= child_g => None,
+                    Some(k) => {
+                        g[k as usize] = child_g;
+                        graph.arena_mut().reach_by(k, id, step);
+                        Some(k)
                     }
+                    None if graph.len() >= limits.max_positions => {
+                        let why = StopReason::Memory {
+                            positions: graph.len() as u64,
+                        };
+                        return (SearchAnswer::Stopped(why), graph.len());
+                    }
+                    None => {
+                        g.push(child_g);
+                        Some(graph.add(key, id, step))
+                    }
+                };
+                if let Some(k) = child {
+                    queue.push(f as u32, child_g, k);
                 }
-                mask[to] = false;
-                mask[b] = true;
             }
+            graph.unmake(p.from, p.to);
         }
+        graph.leave();
     }
     let answer = if let (true, Some(bound)) = (cut_by_bound, limits.max_pushes) {
         SearchAnswer::NoneWithin(bound)
@@ -216,7 +177,7 @@ pub fn optimal_pushes(
             "the search ran out of positions that are not deadlocks".to_string(),
         )
     };
-    (answer, arena.len())
+    (answer, graph.len())
 }
 
 #[cfg(test)]

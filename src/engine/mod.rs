@@ -36,7 +36,6 @@ engines! {
     subgoals::Subgoals,
 }
 
-pub mod arena;
 mod incumbent;
 pub mod oracle;
 mod outcome;

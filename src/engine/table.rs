@@ -1,4 +1,5 @@
-//! A hash table keyed by sets of box cells, hashed by Zobrist keys.
+//! A hash table keyed by sets of box cells, hashed by Zobrist keys, and a set of
+//! positions built on it.
 //!
 //! A search meets the same box positions again and again, and a position one push away
 //! differs in two cells. A Zobrist hash (one random word per cell, XORed over the set)
@@ -188,6 +189,59 @@ impl<V> PositionTable<V> {
     }
 }
 
+/// A set of positions of any number of boxes (sorted cells and a mark, such as the
+/// name of the player's place): what the small searches over a few boxes visit, and
+/// the caches of their answers. The big searches store their nodes in an
+/// [`Arena`](super::push_search::Arena), whose rows have one length.
+pub struct PositionSet {
+    zobrist: Zobrist,
+    table: PositionTable<()>,
+}
+
+impl PositionSet {
+    /// An empty set for a level of `cells` cells.
+    pub fn new(cells: usize) -> PositionSet {
+        PositionSet {
+            zobrist: Zobrist::new(cells),
+            table: PositionTable::default(),
+        }
+    }
+
+    fn hash(&self, cells: &[Cell], mark: Cell) -> u64 {
+        self.zobrist.marked(self.zobrist.of(cells), mark)
+    }
+
+    /// Whether the set holds `cells` (sorted) marked by `mark`.
+    pub fn contains(&self, cells: &[Cell], mark: Cell) -> bool {
+        let is_key = |k: &[u32]| is_key_of(k, cells, Some(mark));
+        self.table.get(self.hash(cells, mark), is_key).is_some()
+    }
+
+    /// Adds `cells` (sorted) marked by `mark`; whether they were new.
+    pub fn insert(&mut self, cells: &[Cell], mark: Cell) -> bool {
+        let before = self.table.len();
+        let is_key = |k: &[u32]| is_key_of(k, cells, Some(mark));
+        let key = || key_of(cells, Some(mark));
+        (self.table).get_or_insert_with(self.hash(cells, mark), is_key, key, || ());
+        self.table.len() > before
+    }
+
+    /// The number of positions held.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    /// Forgets every position.
+    pub fn clear(&mut self) {
+        self.table = PositionTable::default();
+    }
+}
+
 /// Whether `key` is `cells` (sorted) followed by `mark`, if any.
 pub fn is_key_of(key: &[u32], cells: &[Cell], mark: Option<Cell>) -> bool {
     key.len() == cells.len() + usize::from(mark.is_some())
@@ -210,6 +264,19 @@ pub fn is_after_move(key: &[u32], cells: &[Cell], from: Cell, to: Cell) -> bool 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_position_set_tells_positions_apart_by_cells_and_mark() {
+        let mut set = PositionSet::new(20);
+        assert!(set.insert(&[3, 7], 1));
+        assert!(!set.insert(&[3, 7], 1));
+        assert!(set.insert(&[3, 7], 2));
+        assert!(set.insert(&[3], 7));
+        assert!(set.contains(&[3, 7], 2) && !set.contains(&[3, 8], 1));
+        assert_eq!(set.len(), 3);
+        set.clear();
+        assert!(set.is_empty() && !set.contains(&[3, 7], 1));
+    }
 
     #[test]
     fn a_move_changes_the_hash_as_a_fresh_one_would() {

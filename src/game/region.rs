@@ -5,6 +5,10 @@
 //! the static analysis takes the open cells connected to the player from it. Walking
 //! follows the rules engine: on ice a step slides ([`slide_end`]), so a region on ice is
 //! the set of cells the player can come to rest on, which need not be symmetric.
+//! The corral checks fill a corral with it too ([`Region::fill_cells`]). One question
+//! is asked elsewhere: the plan finder's features label every region of the floor at
+//! once and read each child's regions off the parent's labels (its `features.rs`)
+//! instead of filling each child's.
 
 use crate::game::rules::slide_end;
 use crate::level::{Cell, Direction, Level};
@@ -127,6 +131,18 @@ impl Region {
             }
         }
         name
+    }
+
+    /// Fills from `from` around `boxes` (as [`Region::fill`]) and lists every cell
+    /// reached, `from` first.
+    pub fn fill_cells(&mut self, level: &Level, boxes: &[bool], from: Cell) -> &[Cell] {
+        self.begin(std::iter::once(from));
+        // The breadth-first loops keep every cell they reached in the queue.
+        match self.steps {
+            Steps::Adjacent => self.spread::<false>(level, boxes, None),
+            Steps::Walking => self.spread::<true>(level, boxes, None),
+        };
+        &self.queue
     }
 
     /// Fills from every cell of `from` at once around `boxes`: the cells some cell of
@@ -344,6 +360,22 @@ mod tests {
             );
         }
         assert_eq!(full.mask().iter().filter(|&&c| c).count(), 2);
+    }
+
+    #[test]
+    fn a_fill_lists_the_cells_it_reaches() {
+        let l = level("#######\n#@ $ .#\n#######\n");
+        let mut boxes = vec![false; l.cell_count()];
+        boxes[l.box_cells().next().unwrap()] = true;
+        let mut region = Region::new(&l);
+        let mut cells = region.fill_cells(&l, &boxes, l.player()).to_vec();
+        cells.sort_unstable();
+        let mut expected: Vec<Cell> = (0..l.cell_count())
+            .filter(|&c| region.contains(c))
+            .collect();
+        expected.sort_unstable();
+        assert_eq!(cells, expected);
+        assert_eq!(cells.len(), 2);
     }
 
     #[test]

@@ -8,10 +8,9 @@
 //! search runs out of positions first, no plan can open the corral from here, and the
 //! position is dead. The search is capped; a capped search proves nothing.
 
-use std::collections::HashSet;
-
 use super::few_boxes::FewBoxes;
 use crate::analysis::Analysis;
+use crate::engine::table::PositionSet;
 use crate::game::{Region, one_cell_push};
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
@@ -25,10 +24,9 @@ pub struct Corrals {
     /// The cells of the corral being checked (a stamp per cell).
     corral: Vec<u32>,
     stamp: u32,
-    stack: Vec<Cell>,
-    /// Results by the corral's boxes (sorted) and the player's region name.
-    dead: HashSet<Vec<u16>>,
-    open: HashSet<Vec<u16>>,
+    /// Results by the corral's boxes (sorted) marked by the player's region name.
+    dead: PositionSet,
+    open: PositionSet,
     /// Checks run, and positions they found dead.
     pub checks: u64,
     /// Of the checks, those that proved a deadlock.
@@ -44,9 +42,8 @@ impl Corrals {
             region: Region::new(level),
             corral: vec![0; level.cell_count()],
             stamp: 0,
-            stack: Vec::new(),
-            dead: HashSet::new(),
-            open: HashSet::new(),
+            dead: PositionSet::new(level.cell_count()),
+            open: PositionSet::new(level.cell_count()),
             checks: 0,
             deadlocks: 0,
             stop,
@@ -152,27 +149,15 @@ impl Corrals {
     /// boxes next to it, sorted) and its cells.
     fn fill_corral(&mut self, level: &Level, boxes: &[bool], start: Cell) -> (Vec<u16>, Vec<Cell>) {
         self.stamp += 1;
-        let stamp = self.stamp;
+        let cells = self.region.fill_cells(level, boxes, start).to_vec();
         let mut fence = Vec::new();
-        let mut cells = vec![start];
-        self.stack.clear();
-        self.stack.push(start);
-        self.corral[start] = stamp;
-        while let Some(c) = self.stack.pop() {
+        for &c in &cells {
+            self.corral[c] = self.stamp;
             for d in Direction::ALL {
                 let n = level.neighbor(c, d);
-                if level.is_wall(n) || self.corral[n] == stamp {
-                    continue;
+                if boxes[n] && !fence.contains(&(n as u16)) {
+                    fence.push(n as u16);
                 }
-                if boxes[n] {
-                    if !fence.contains(&(n as u16)) {
-                        fence.push(n as u16);
-                    }
-                    continue;
-                }
-                self.corral[n] = stamp;
-                self.stack.push(n);
-                cells.push(n);
             }
         }
         fence.sort_unstable();
@@ -199,12 +184,12 @@ impl Corrals {
         }) else {
             return false;
         };
-        let mut key = fence.to_vec();
-        key.push(self.region.fill(level, boxes, player) as u16);
-        if self.dead.contains(&key) {
+        let cells_of_fence: Vec<Cell> = fence.iter().map(|&b| b as Cell).collect();
+        let name = self.region.fill(level, boxes, player);
+        if self.dead.contains(&cells_of_fence, name) {
             return true;
         }
-        if self.open.contains(&key) {
+        if self.open.contains(&cells_of_fence, name) {
             return false;
         }
         self.checks += 1;
@@ -219,9 +204,9 @@ impl Corrals {
         );
         if dead {
             self.deadlocks += 1;
-            self.dead.insert(key);
+            self.dead.insert(&cells_of_fence, name);
         } else {
-            self.open.insert(key);
+            self.open.insert(&cells_of_fence, name);
         }
         dead
     }

@@ -2,9 +2,8 @@
 //! off: the corral check and the knot proofs both ask it whether those boxes can get
 //! somewhere. Dead squares and boxes frozen off their goals are not pushed into.
 
-use rustc_hash::FxHashSet;
-
 use crate::analysis::{Analysis, frozen_off_goal};
+use crate::engine::table::PositionSet;
 use crate::game::{Region, one_cell_push};
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
@@ -37,7 +36,7 @@ where
         (boxes, player): (&[Cell], Cell),
         (region, mask): (&mut Region, &mut [bool]),
     ) -> bool {
-        let mut seen: FxHashSet<(Vec<Cell>, Cell)> = FxHashSet::default();
+        let mut seen = PositionSet::new(level.cell_count());
         let mut stack: Vec<(Vec<Cell>, Cell)> = vec![(boxes.to_vec(), player)];
         let clear = |boxes: &[Cell], mask: &mut [bool]| boxes.iter().for_each(|&b| mask[b] = false);
         while let Some((mut boxes, player)) = stack.pop() {
@@ -54,7 +53,7 @@ where
                 clear(&boxes, mask);
                 return true;
             }
-            if !seen.insert((boxes.clone(), name)) {
+            if !seen.insert(&boxes, name) {
                 clear(&boxes, mask);
                 continue;
             }

@@ -1,19 +1,15 @@
 //! The frontier of the plan finder: positions waiting to be expanded, in cells by their
 //! features (how many goals of the packing order are filled, how many regions the boxes
-//! split the floor into), each cell in A*'s order (pushes made plus the estimate).
+//! split the floor into), each cell a [`BestFirst`] queue (pushes made plus the estimate).
 //! Turns alternate between the most advanced cell and the others in rotation (as in
 //! FESS), so that a dead end the estimate cannot see does not hold the whole search:
 //! the less advanced cells keep moving while the best one is explored.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
-/// One waiting position: its key (smallest first), its pushes so far, its node.
-type Entry = (Reverse<u32>, u32, u32);
+use crate::engine::push_search::BestFirst;
 
 /// Positions waiting, by feature.
 pub struct Frontier {
-    cells: Vec<BinaryHeap<Entry>>,
+    cells: Vec<BestFirst>,
     /// Whether turns rotate over the cells (else the best cell always goes first).
     rotate: bool,
     /// The next cell in rotation, and whether this turn is a rotation turn.
@@ -26,7 +22,7 @@ impl Frontier {
     /// An empty frontier for features `0..features` (larger is more advanced).
     pub fn new(features: usize, rotate: bool) -> Frontier {
         Frontier {
-            cells: (0..features).map(|_| BinaryHeap::new()).collect(),
+            cells: (0..features).map(|_| BestFirst::new()).collect(),
             rotate,
             next: 0,
             turn: false,
@@ -37,7 +33,7 @@ impl Frontier {
     /// Adds node `id` to cell `feature` with `key` (smaller first) and `g` pushes so
     /// far (among equal keys, more pushes first: closer to a plan).
     pub fn push(&mut self, feature: usize, key: u32, g: u32, id: u32) {
-        self.cells[feature].push((Reverse(key), g, id));
+        self.cells[feature].push(key, g, id);
         self.len += 1;
     }
 

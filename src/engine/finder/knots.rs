@@ -11,10 +11,11 @@
 //! it then asks an easier question, and a "no" still holds. FESS learns deadlocks from
 //! subtrees in the same spirit; this is our own, simpler trigger.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::few_boxes::FewBoxes;
 use crate::analysis::Analysis;
+use crate::engine::table::PositionSet;
 use crate::game::Region;
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
@@ -40,7 +41,7 @@ pub struct Knots {
     /// The knots, by their smallest cell.
     by_cell: FxHashMap<Cell, Vec<Knot>>,
     /// Boxes and player region name of knots proved loose.
-    loose: FxHashSet<(Vec<Cell>, Cell)>,
+    loose: PositionSet,
     region: Region,
     mask: Vec<bool>,
     /// Knots proved.
@@ -55,7 +56,7 @@ impl Knots {
     pub fn new(level: &Level, stop: Stop) -> Knots {
         Knots {
             by_cell: FxHashMap::default(),
-            loose: FxHashSet::default(),
+            loose: PositionSet::new(level.cell_count()),
             region: Region::new(level),
             mask: vec![false; level.cell_count()],
             learned: 0,
@@ -85,14 +86,14 @@ impl Knots {
         }
         knot.sort_unstable();
         let name = self.fill(level, &knot, player);
-        if self.loose.contains(&(knot.clone(), name)) {
+        if self.loose.contains(&knot, name) {
             return false;
         }
         if self.solvable(level, analysis, &knot, player) {
             if self.loose.len() >= MOST_LOOSE {
                 self.loose.clear();
             }
-            self.loose.insert((knot, name));
+            self.loose.insert(&knot, name);
             return false;
         }
         // Shrink it to the boxes it needs: a smaller knot is met more often.

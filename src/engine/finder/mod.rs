@@ -33,7 +33,7 @@ mod search;
 
 use search::Search;
 
-use super::arena::Arena;
+use super::push_search::arena::Arena;
 use super::push_search::{self, SearchAnswer};
 use super::{
     About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task, Verdict,

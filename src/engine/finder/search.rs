@@ -12,9 +12,9 @@ use crate::analysis::{
     Analysis, Assignment, PackingStep, frozen_off_goal, packing_plan, packing_plan_with_requires,
 };
 use crate::engine::StopReason;
-use crate::engine::arena::{Arena, Step, reserve_total};
-use crate::engine::push_search::SearchAnswer;
-use crate::game::{PushMoves, Region};
+use crate::engine::push_search::arena::reserve_total;
+use crate::engine::push_search::{PushGraph, SearchAnswer, Step};
+use crate::game::PushMoves;
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
 
@@ -45,7 +45,7 @@ pub struct Search<'a> {
     max_positions: usize,
     /// The longest plan wanted, if the user set one.
     max_pushes: Option<usize>,
-    arena: Arena,
+    graph: PushGraph<'a>,
     frontier: Frontier,
     features: Features,
     assignment: Assignment,
@@ -56,18 +56,11 @@ pub struct Search<'a> {
     frozen_goals: Option<FrozenGoals>,
     /// The floor of the player's region (where corrals are looked for).
     floor: Vec<Cell>,
-    /// Boxes that never move (outside the player's region), as a mask; the buffer the
-    /// positions are laid out on.
-    mask: Vec<bool>,
-    /// The pushes of the position being expanded.
-    moves: PushMoves,
     /// The packing order with each goal's entry pushes, for goal macros (empty
     /// without them).
     plan: Vec<PackingStep>,
     /// The pushes of a goal macro's positions.
     entry_moves: PushMoves,
-    child_region: Region,
-    children: Vec<u16>,
     /// Positions expanded.
     pub expanded: u64,
     /// Per node, the changes of box charged on the way to it (see [`SWITCH_COST`]).
@@ -130,7 +123,6 @@ impl<'a> Search<'a> {
         } else {
             Vec::new()
         };
-        let n = level.box_cells().filter(|&c| analysis.region[c]).count();
         let assignment = Assignment::until(level, &analysis.region, stop)?;
         if stop.should_stop() {
             return None; // the packing order may be cut short
@@ -141,7 +133,7 @@ impl<'a> Search<'a> {
             techniques,
             max_positions,
             max_pushes,
-            arena: Arena::new(n, &analysis.region),
+            graph: PushGraph::new(level, analysis),
             frontier: Frontier::new(features.cells(), techniques.rotation),
             features,
             assignment,
@@ -151,14 +143,8 @@ impl<'a> Search<'a> {
                 .then(|| FrozenGoals::new(level, &analysis.region))
                 .flatten(),
             floor,
-            mask: (0..cells)
-                .map(|c| level.has_initial_box(c) && !analysis.region[c])
-                .collect(),
-            moves: PushMoves::new(level),
             plan,
             entry_moves: PushMoves::new(level),
-            child_region: Region::new(level),
-            children: Vec::with_capacity(n),
             expanded: 0,
             switches: Vec::new(),
             expanding_cell: 0,
@@ -170,14 +156,14 @@ impl<'a> Search<'a> {
 
     /// Positions stored.
     pub fn positions(&self) -> usize {
-        self.arena.len()
+        self.graph.len()
     }
 
     /// Gives back the memory of a search that is over (its positions, its queue, its
     /// corral results) and answers the positions it was allowed, for another search
     /// to take. The search must not run again.
     pub fn release(&mut self) -> usize {
-        self.arena = Arena::new(0, &self.analysis.region);
+        self.graph.clear();
         self.frontier = Frontier::new(self.features.cells(), self.techniques.rotation);
         self.switches = Vec::new();
         self.corrals = Corrals::new(self.level, Stop::never());
@@ -201,37 +187,23 @@ impl<'a> Search<'a> {
 
     /// Makes room for the positions the search may store.
     fn reserve(&mut self) {
-        self.arena.reserve(self.max_positions);
+        self.graph.arena_mut().reserve(self.max_positions);
         reserve_total(&mut self.switches, self.max_positions);
     }
 
     /// Stores the start position; `Some` answer when the search is over before it
     /// begins (no assignment of boxes to goals exists).
     pub fn start(&mut self) -> Option<SearchAnswer> {
-        let (level, analysis) = (self.level, self.analysis);
-        let start: Vec<u16> = (level.box_cells())
-            .filter(|&c| analysis.region[c])
-            .map(|c| c as u16)
-            .collect();
-        for &b in &start {
-            self.mask[b as usize] = true;
-        }
-        let name = self.moves.enter(level, &self.mask, level.player());
-        let cells: Vec<Cell> = start.iter().map(|&b| b as Cell).collect();
-        let box_hash = self.arena.zobrist().of(&cells);
-        let hash = self.arena.zobrist().marked(box_hash, name);
-        let h = self.assignment.cost(&start);
-        let cell = self.features.cell(level, &self.mask);
-        for &b in &start {
-            self.mask[b as usize] = false;
-        }
+        let start = self.graph.add_start();
+        let h = self.assignment.cost(self.graph.boxes());
+        let cell = self.features.cell(self.level, self.graph.mask());
+        self.graph.leave();
         let Some(h) = h else {
             let reason = "no assignment of the boxes to distinct goals is reachable by pushes";
             return Some(SearchAnswer::Unsolvable(reason.to_string()));
         };
-        self.arena.add(hash, &start, name, 0, Step::START);
         self.switches.push(0);
-        self.frontier.push(cell, h, 0, 0);
+        self.frontier.push(cell, h, 0, start);
         None
     }
 
@@ -269,36 +241,32 @@ impl<'a> Search<'a> {
     /// Expands node `id`, reached after `g` pushes.
     fn expand(&mut self, id: u32, g: u32) -> Option<SearchAnswer> {
         let level = self.level;
-        let boxes: Vec<u16> = self.arena.boxes(id);
-        if boxes.iter().all(|&b| level.is_goal(b as usize)) {
+        self.graph.enter(id);
+        if self.graph.is_solved() {
+            self.graph.leave();
             let plan = &self.plan;
             let entry = |goal: Cell, i: usize| {
                 let step = plan.iter().find(|s| s.goal == goal);
                 step.and_then(|s| s.entries.get(i))
                     .map_or(&[][..], |e| &e.pushes[..])
             };
-            let pushes = self.arena.pushes_with_entries(level, id, entry);
+            let pushes = self.graph.arena().pushes_with_entries(level, id, entry);
             return Some(SearchAnswer::Plan(pushes));
         }
         self.expanded += 1;
-        for &b in &boxes {
-            self.mask[b as usize] = true;
-        }
-        self.moves.enter(level, &self.mask, self.arena.player(id));
+        let boxes = self.graph.boxes().to_vec();
         if !level.has_ice() {
-            self.features.label(level, &self.mask);
+            self.features.label(level, self.graph.mask());
         }
         if let Some(frozen) = &mut self.frozen_goals {
-            frozen.expand(level, &self.analysis.live, &self.mask, &boxes);
+            frozen.expand(level, &self.analysis.live, self.graph.mask(), &boxes);
         }
         let answer = if self.corral_closed(id) || self.knotted(id, &boxes) {
             None
         } else {
             self.expand_pushes(id, g, &boxes)
         };
-        for &b in &boxes {
-            self.mask[b as usize] = false;
-        }
+        self.graph.leave();
         answer
     }
 
@@ -308,9 +276,9 @@ impl<'a> Search<'a> {
         if !self.techniques.corrals || id == 0 {
             return false;
         }
-        let last = self.arena.step(id).end();
-        let region = self.moves.region();
-        let dead = (self.corrals).dead(self.level, self.analysis, &self.mask, region, last);
+        let last = self.graph.arena().step(id).end();
+        let (mask, region) = (self.graph.mask(), self.graph.region());
+        let dead = (self.corrals).dead(self.level, self.analysis, mask, region, last);
         // The check keeps only the fence's boxes, which makes it a guide, not a proof.
         self.skipped |= dead;
         dead
@@ -322,22 +290,22 @@ impl<'a> Search<'a> {
         if !self.techniques.knots || id == 0 {
             return false;
         }
-        let last = self.arena.step(id).end();
-        let player = self.arena.player(id);
+        let last = self.graph.arena().step(id).end();
+        let player = self.graph.arena().player(id);
         // Sound: the knot's boxes alone cannot be solved, so this skips nothing.
-        (self.knots).dead(self.level, self.analysis, (&self.mask, boxes), player, last)
+        let mask = self.graph.mask();
+        (self.knots).dead(self.level, self.analysis, (mask, boxes), player, last)
     }
 
     /// Stores the positions one push (or tunnel or goal macro) away from node `id`.
     fn expand_pushes(&mut self, id: u32, g: u32, boxes: &[u16]) -> Option<SearchAnswer> {
         let (level, analysis) = (self.level, self.analysis);
-        let parent_hash = self.arena.box_hash(id);
         // The parent's assignment is solved when its first new child needs it: a
         // parent whose children are all stored already or dead needs none.
         self.prepared = false;
         let only = if self.techniques.pi_corrals {
-            let region = self.moves.region();
-            (self.corrals).pi_pushes(level, analysis, &self.mask, region, &self.floor)
+            let (mask, region) = (self.graph.mask(), self.graph.region());
+            (self.corrals).pi_pushes(level, analysis, mask, region, &self.floor)
         } else {
             None
         };
@@ -348,21 +316,17 @@ impl<'a> Search<'a> {
                 if only.as_ref().is_some_and(|o| !o.contains(&(b, dir))) {
                     continue;
                 }
-                let Some(push) = self.moves.push(level, &self.mask, b, dir) else {
+                let Some(push) = self.graph.push(b, dir) else {
                     continue;
                 };
-                if !analysis.live[push.to] {
-                    continue;
-                }
                 // (Tunnels are off on ice, where the player's cell is the rules'.)
                 let (player, end, count) = match self.slide(b, dir) {
                     (_, _, 1) => (push.player, push.to, 1),
                     tunnel => tunnel,
                 };
-                self.mask[b] = false;
-                self.mask[end] = true;
+                self.graph.make(b, end);
                 let step = Step::straight(b, dir, end, count);
-                let mut answer = self.store_child(id, g, boxes, i, (parent_hash, player), step);
+                let mut answer = self.store_child(id, g, i, player, step);
                 if answer.is_none()
                     && let Some(entered) = self.enter_goal(end, player)
                 {
@@ -370,12 +334,10 @@ impl<'a> Search<'a> {
                     let (goal, pushes) = (entered.goal, (count, entered.pushes));
                     let step = Step::goal_macro(b, dir, pushes, (goal, entered.entrance));
                     let player = entered.player;
-                    answer = self.store_child(id, g, boxes, i, (parent_hash, player), step);
-                    self.mask[goal] = false;
-                    self.mask[end] = true;
+                    answer = self.store_child(id, g, i, player, step);
+                    self.graph.unmake(end, goal);
                 }
-                self.mask[end] = false;
-                self.mask[b] = true;
+                self.graph.unmake(b, end);
                 if answer.is_some() {
                     return answer;
                 }
@@ -393,10 +355,10 @@ impl<'a> Search<'a> {
             return None;
         }
         let level = self.level;
-        let step = self.plan.get(self.features.packed(&self.mask))?;
+        let step = self.plan.get(self.features.packed(self.graph.mask()))?;
         let entrance = step.entries.iter().position(|e| e.entrance == at)?;
         let entry = &step.entries[entrance];
-        let (mask, moves) = (&mut self.mask, &mut self.entry_moves);
+        let (mask, moves) = (self.graph.mask_mut(), &mut self.entry_moves);
         let (mut player, mut box_at) = (player, at);
         for &(cell, dir) in &entry.pushes {
             moves.enter(level, mask, player);
@@ -425,7 +387,7 @@ impl<'a> Search<'a> {
         if self.techniques.tunnels {
             while self.in_tunnel(from, end, dir) {
                 let next = level.neighbor(end, dir);
-                if level.is_wall(next) || self.mask[next] || !live[next] {
+                if level.is_wall(next) || self.graph.mask()[next] || !live[next] {
                     break;
                 }
                 (from, end) = (end, next);
@@ -436,79 +398,74 @@ impl<'a> Search<'a> {
         (from, end, count)
     }
 
-    /// Stores the child of node `id` (after `g` pushes) whose `i`-th box made `step`
-    /// (laid out in `mask`), unless it is dead, beyond the bound or stored already.
-    /// `parent_hash` is the hash of the parent's boxes; `player` the player's cell.
+    /// Stores the child of node `id` (entered, after `g` pushes) whose `i`-th box made
+    /// `step` (laid out in the mask; the player on `player`), unless it is dead,
+    /// beyond the bound or stored already.
     fn store_child(
         &mut self,
         id: u32,
         g: u32,
-        boxes: &[u16],
         i: usize,
-        (parent_hash, player): (u64, Cell),
+        player: Cell,
         step: Step,
     ) -> Option<SearchAnswer> {
         let (level, analysis) = (self.level, self.analysis);
         let (b, end) = (step.from as Cell, step.end());
-        let others = boxes.iter().map(|&o| o as Cell).filter(|&o| o != b);
-        let mask = &self.mask;
-        let dead = (analysis.deadlocks).dead_after(&analysis.pair_table, end, |c| mask[c], others)
-            || (self.techniques.freeze && frozen_off_goal(level, mask, &analysis.live, end));
+        let dead = self.graph.is_dead_after(b, end)
+            || (self.techniques.freeze
+                && frozen_off_goal(level, self.graph.mask(), &analysis.live, end));
         if dead {
             return None;
         }
         let child_g = g + step.count as u32;
+        let children = self.graph.move_box(b, end);
         if let Some(max) = self.max_pushes {
-            let moved = boxes
-                .iter()
-                .map(|&o| if o as Cell == b { end } else { o as Cell });
+            let moved = children.iter().map(|&c| c as Cell);
             if child_g as i64 + analysis.heuristic.potential(moved) > max as i64 {
                 self.cut_by_bound = true;
                 return None;
             }
         }
-        self.children.clear();
-        self.children.extend_from_slice(boxes);
-        self.children[i] = end as u16;
-        self.children.sort_unstable();
         // Without ice the parent's regions give both the player's region and the
         // connectivity feature (on ice a region depends on where the player stands).
         let (regions, name) = if level.has_ice() {
-            (None, self.child_region.name(level, &self.mask, player))
+            (None, self.graph.name_after(player))
         } else {
             let moved = (b, end);
-            let (regions, name) = (self.features).child_regions(level, &self.mask, moved, player);
+            let mask = self.graph.mask();
+            let (regions, name) = (self.features).child_regions(level, mask, moved, player);
             (Some(regions), name)
         };
-        let box_hash = self.arena.zobrist().moved(parent_hash, b, end);
-        let hash = self.arena.zobrist().marked(box_hash, name);
-        if self.arena.find(hash, &self.children, name).is_some() {
+        let key = self.graph.key(b, end, name);
+        if self.graph.find(key).is_some() {
             return None;
         }
         if let Some(frozen) = &mut self.frozen_goals {
             // Sound: frozen boxes never move again, so this skips nothing.
-            if frozen.dead(level, &analysis.live, (&self.mask, &self.children), end) {
+            let position = (self.graph.mask(), self.graph.child_boxes());
+            if frozen.dead(level, &analysis.live, position, end) {
                 return None;
             }
         }
         if !self.prepared {
-            self.assignment.prepare(boxes);
+            self.assignment.prepare(self.graph.boxes());
             self.prepared = true;
         }
         let h = self.assignment.cost_after(i, end)?;
-        if self.arena.len() >= self.max_positions {
-            let positions = self.arena.len() as u64;
+        if self.graph.len() >= self.max_positions {
+            let positions = self.graph.len() as u64;
             return Some(SearchAnswer::Stopped(StopReason::Memory { positions }));
         }
+        let mask = self.graph.mask();
         let cell = match regions {
-            Some(regions) => self.features.cell_of(&self.mask, regions),
-            None => self.features.cell(level, &self.mask),
+            Some(regions) => self.features.cell_of(mask, regions),
+            None => self.features.cell(level, mask),
         };
         let switches = self.switches[id as usize] + u32::from(self.switches_box(id, b, cell));
-        if self.arena.len() == RESERVE_AT {
+        if self.graph.len() == RESERVE_AT {
             self.reserve();
         }
-        let child = self.arena.add(hash, &self.children, name, id, step);
+        let child = self.graph.add(key, id, step);
         self.switches.push(switches);
         // Within a cell, weighted A*'s order (the pushes made and the estimate
         // counted ESTIMATE_WEIGHT times), with each change of box charged. Without
@@ -533,7 +490,7 @@ impl<'a> Search<'a> {
     /// `cell`) is charged as a change of box: it is another box than the one node
     /// `id` was reached by pushing, and the push does not advance the features.
     fn switches_box(&self, id: u32, b: Cell, cell: usize) -> bool {
-        let same_box = id != 0 && self.arena.step(id).end() == b;
+        let same_box = id != 0 && self.graph.arena().step(id).end() == b;
         !same_box && cell <= self.expanding_cell
     }
 
@@ -585,7 +542,7 @@ mod tests {
         assert!(search.advance(1, &never).is_none());
         assert!(search.positions() > first);
         for id in first..search.positions() {
-            let from = search.arena.step(id as u32).from as Cell;
+            let from = search.graph.arena().step(id as u32).from as Cell;
             let expected = if level.has_initial_box(from) { 2 } else { 1 };
             assert_eq!(search.switches[id], expected, "node {id}");
         }
@@ -609,7 +566,7 @@ mod tests {
                 }
             };
             let macros = (1..search.positions())
-                .filter(|&id| search.arena.step(id as u32).goal_entrance().is_some())
+                .filter(|&id| search.graph.arena().step(id as u32).goal_entrance().is_some())
                 .count();
             (answer, macros)
         };

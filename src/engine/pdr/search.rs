@@ -2,17 +2,13 @@
 //! rules; a position all of whose pushes are ruled out is refuted for good, and the
 //! solver turns that refutation into a lemma over part of the position.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use super::PdrStats;
 use super::formula::OnePush;
 use super::lemmas::{Lemmas, explain};
 use crate::analysis::{Analysis, frozen_off_goal};
-use crate::engine::arena::{Arena, Step};
-use crate::engine::push_search::SearchAnswer;
+use crate::engine::push_search::{BestFirst, Child, PushGraph, SearchAnswer, Step};
 use crate::engine::{Incumbent, Status, Stop, StopReason};
-use crate::game::{PushMove, PushMoves, Region};
+use crate::game::PushMove;
 use crate::level::{Cell, Level};
 use crate::sat::{Lit, SolveResult};
 
@@ -89,20 +85,14 @@ pub(super) struct Search<'a> {
     /// The one-push formula (`None`: no questions, for measurements).
     pub formula: Option<OnePush>,
     lemmas: Lemmas,
-    arena: Arena,
+    graph: PushGraph<'a>,
     /// Per node: the pushes on the best way found to it, its bound, its flags.
     g: Vec<u32>,
     h: Vec<u32>,
     flags: Vec<u8>,
-    /// Smallest bound first; among equal bounds the deeper node.
-    queue: BinaryHeap<(Reverse<u32>, u32, u32)>,
-    moves: PushMoves,
-    child_region: Region,
-    /// The boxes of the position at hand (with those outside the region, which never
-    /// move).
-    mask: Vec<bool>,
+    queue: BestFirst,
+    /// The pushes of the node being expanded.
     pushes: Vec<PushMove>,
-    children: Vec<u16>,
     /// The position as a bit set, for matching lemmas, and the bits of the boxes that
     /// never move.
     bits: Vec<u64>,
@@ -177,18 +167,12 @@ impl<'a> Search<'a> {
             analysis,
             formula,
             lemmas: Lemmas::new(n, cells, limits.max_lemmas),
-            arena: Arena::new(n, &analysis.region),
+            graph: PushGraph::new(level, analysis),
             g: Vec::new(),
             h: Vec::new(),
             flags: Vec::new(),
-            queue: BinaryHeap::new(),
-            moves: PushMoves::new(level),
-            child_region: Region::new(level),
-            mask: (0..cells)
-                .map(|c| level.has_initial_box(c) && !analysis.region[c])
-                .collect(),
+            queue: BestFirst::new(),
             pushes: Vec::new(),
-            children: Vec::with_capacity(n),
             bits: Vec::new(),
             fixed_bits: {
                 let mut bits = vec![0u64; cells.div_ceil(64)];
@@ -212,13 +196,13 @@ impl<'a> Search<'a> {
 
     /// Positions stored.
     pub fn positions(&self) -> usize {
-        self.arena.len()
+        self.graph.len()
     }
 
     /// Searches for a push-optimal plan, raising the proven lower bound on `board` as
     /// the bounds taken off the queue rise.
     pub fn run(&mut self, stop: &Stop, board: &Incumbent) -> SearchAnswer {
-        if self.arena.is_empty() {
+        if self.graph.is_empty() {
             self.start();
         }
         // The clock is read before every position is taken off (so that a stopped
@@ -229,7 +213,7 @@ impl<'a> Search<'a> {
             if stop.should_stop() {
                 return SearchAnswer::Stopped(StopReason::Time);
             }
-            let Some((Reverse(f), g, id)) = self.queue.pop() else {
+            let Some((f, g, id)) = self.queue.pop() else {
                 break;
             };
             if self.g[id as usize] != g || self.flags[id as usize] & DEAD != 0 {
@@ -261,7 +245,7 @@ impl<'a> Search<'a> {
                 });
             }
             if self.is_solved(id) {
-                return SearchAnswer::Plan(self.arena.pushes_to(self.level, id));
+                return SearchAnswer::Plan(self.graph.arena().pushes_to(self.level, id));
             }
             self.stats.expanded += 1;
             if let Err(answer) = self.expand(id, board) {
@@ -290,26 +274,12 @@ impl<'a> Search<'a> {
 
     /// Stores the start position.
     fn start(&mut self) {
-        let level = self.level;
-        let start: Vec<u16> = (level.box_cells())
-            .filter(|&c| self.analysis.region[c])
-            .map(|c| c as u16)
-            .collect();
-        for &b in &start {
-            self.mask[b as usize] = true;
-        }
-        let name = self.moves.enter(level, &self.mask, level.player());
-        for &b in &start {
-            self.mask[b as usize] = false;
-        }
-        let cells: Vec<Cell> = start.iter().map(|&b| b as Cell).collect();
-        let box_hash = self.arena.zobrist().of(&cells);
-        let hash = self.arena.zobrist().marked(box_hash, name);
-        self.arena.add(hash, &start, name, 0, Step::START);
+        let start = self.graph.add_start();
+        self.graph.leave();
         self.g.push(0);
         self.h.push(0);
         self.flags.push(0);
-        self.queue.push((Reverse(0), 0, 0));
+        self.queue.push(0, 0, start);
     }
 
     /// Whether a position of queue value `f` lies only on plans longer than the
@@ -324,7 +294,7 @@ impl<'a> Search<'a> {
         if self.beyond_bound(f) {
             self.cut_by_bound = true;
         } else {
-            self.queue.push((Reverse(f), g, id));
+            self.queue.push(f, g, id);
         }
     }
 
@@ -337,10 +307,7 @@ impl<'a> Search<'a> {
     /// the analysis refuses levels where one is not).
     fn is_solved(&self, id: u32) -> bool {
         let level = self.level;
-        self.arena
-            .boxes(id)
-            .iter()
-            .all(|&b| level.is_goal(b as Cell))
+        (self.graph.arena().box_cells(id)).all(|b| level.is_goal(b as Cell))
     }
 
     /// The full bound of node `id`: the matching potential or the boxes' own distances
@@ -348,46 +315,32 @@ impl<'a> Search<'a> {
     /// cheapest assignment of boxes to goals per position was tried as well: it
     /// refutes few more positions than it costs; see encodings/pdr.md.)
     fn strong_bound(&self, id: u32) -> u32 {
-        let cells: Vec<Cell> = self.arena.box_cells(id).map(|b| b as Cell).collect();
+        let cells: Vec<Cell> = (self.graph.arena().box_cells(id))
+            .map(|b| b as Cell)
+            .collect();
         let bound = self.analysis.heuristic.bound_of(self.analysis, &cells);
         (bound.max(0) as u32).max(self.h[id as usize])
-    }
-
-    /// Lays node `id`'s boxes into the mask and enters its position.
-    fn enter(&mut self, id: u32) {
-        for b in self.arena.box_cells(id) {
-            self.mask[b as usize] = true;
-        }
-        self.moves
-            .enter(self.level, &self.mask, self.arena.player(id));
-    }
-
-    /// Takes node `id`'s boxes off the mask.
-    fn leave(&mut self, id: u32) {
-        for b in self.arena.box_cells(id) {
-            self.mask[b as usize] = false;
-        }
     }
 
     /// Stores and queues the positions one push from node `id`; refutes it for good if
     /// every push is ruled out.
     fn expand(&mut self, id: u32, board: &Incumbent) -> Result<(), SearchAnswer> {
-        self.enter(id);
-        let boxes: Vec<u16> = self.arena.boxes(id);
-        let cells: Vec<Cell> = boxes.iter().map(|&b| b as Cell).collect();
+        self.graph.enter(id);
         let mut pushes = std::mem::take(&mut self.pushes);
-        self.moves.all(self.level, &self.mask, &cells, &mut pushes);
+        self.graph.pushes(&mut pushes);
         let g = self.g[id as usize] + 1;
         let mut open = false;
         let mut ruled = Vec::with_capacity(pushes.len());
         for p in &pushes {
-            let child = self.after_push(p, |search| search.child_of(id, &boxes, p, g, board));
-            let why = match child.unwrap_or(Ok(Ruled::ByFormula)) {
+            self.graph.make(p.from, p.to);
+            let child = self.child_of(id, p, g, board);
+            self.graph.unmake(p.from, p.to);
+            let why = match child {
                 Ok(why) => why,
                 Err(answer) => {
                     // Out of memory: the search ends here (it cannot go on later).
                     self.pushes = pushes;
-                    self.leave(id);
+                    self.graph.leave();
                     return Err(answer);
                 }
             };
@@ -398,94 +351,65 @@ impl<'a> Search<'a> {
         if !open {
             self.refute(id, &ruled);
         }
-        self.leave(id);
+        self.graph.leave();
         if !open {
             self.propagate(id);
         }
         Ok(())
     }
 
-    /// `f` with push `p` made in the mask (of the entered node), or `None` when `p`
-    /// ends on a dead square, which the formula rules out itself.
-    fn after_push<R>(&mut self, p: &PushMove, f: impl FnOnce(&mut Self) -> R) -> Option<R> {
-        if !self.analysis.live[p.to] {
-            return None;
-        }
-        self.mask[p.from] = false;
-        self.mask[p.to] = true;
-        let r = f(self);
-        self.mask[p.to] = false;
-        self.mask[p.from] = true;
-        Some(r)
-    }
-
-    /// Whether push `p` from node `id` (the position after it laid out in the mask;
-    /// `boxes` the node's boxes) is ruled out, and why; else the name of the player's
-    /// place after it, and its hash (the box cells after it are in `self.children`).
-    fn judge(&mut self, id: u32, boxes: &[u16], p: &PushMove) -> Result<(Cell, u64), RuledOut> {
+    /// Whether push `p` from the entered node (the position after it laid out in the
+    /// mask) is ruled out, and why; else the key of the position it leads to (its box
+    /// cells are the graph's child boxes).
+    fn judge(&mut self, p: &PushMove) -> Result<Child, RuledOut> {
         let (level, analysis) = (self.level, self.analysis);
-        let mask = &self.mask;
-        let rest = boxes.iter().map(|&o| o as Cell).filter(|&o| o != p.from);
-        if (analysis.deadlocks).dead_after(&analysis.pair_table, p.to, |c| mask[c], rest) {
+        if self.graph.is_dead_after(p.from, p.to) {
             return Err(RuledOut::by(Ruled::ByFormula));
         }
-        self.children.clear();
-        let moved = |b: &u16| {
-            if *b as Cell == p.from {
-                p.to as u16
-            } else {
-                *b
-            }
-        };
-        self.children.extend(boxes.iter().map(moved));
-        self.children.sort_unstable();
+        self.graph.move_box(p.from, p.to);
         // The player's place is filled only if a lemma asks where it can walk.
-        let region = &mut self.child_region;
+        let graph = &mut self.graph;
         let mut name = None;
-        let mut reaches = |c: Cell| {
-            name.get_or_insert_with(|| region.name(level, mask, p.player));
-            region.contains(c)
-        };
         if self.lemmas.any_part_at(p.to) {
             let bits = &mut self.bits;
             bits.clone_from(&self.fixed_bits);
-            for &c in &self.children {
+            for &c in graph.child_boxes() {
                 bits[c as usize / 64] |= 1 << (c % 64);
             }
+            let mut reaches = |c: Cell| {
+                name.get_or_insert_with(|| graph.name_after(p.player));
+                graph.child_region().contains(c)
+            };
             if let Some(reach) = self.lemmas.refute_part(bits, p.to, &mut reaches) {
                 return Err(RuledOut::by_lemma(reach));
             }
         }
-        if !level.has_ice() && frozen_off_goal(level, mask, &analysis.live, p.to) {
+        if !level.has_ice() && frozen_off_goal(level, graph.mask(), &analysis.live, p.to) {
             return Err(RuledOut::by(Ruled::ByRules));
         }
-        let name = name.unwrap_or_else(|| self.child_region.name(level, mask, p.player));
-        let box_hash = self
-            .arena
-            .zobrist()
-            .moved(self.arena.box_hash(id), p.from, p.to);
-        let region = &self.child_region;
+        let name = name.unwrap_or_else(|| graph.name_after(p.player));
+        let box_hash = graph.box_hash_after(p.from, p.to);
+        let region = graph.child_region();
         if let Some(reach) =
-            (self.lemmas).refute_whole(box_hash, &self.children, |c| region.contains(c))
+            (self.lemmas).refute_whole(box_hash, graph.child_boxes(), |c| region.contains(c))
         {
             return Err(RuledOut::by_lemma(reach));
         }
-        Ok((name, self.arena.zobrist().marked(box_hash, name)))
+        Ok(graph.key(p.from, p.to, name))
     }
 
-    /// Why push `p` from node `id` (entered; its boxes `boxes`; the position after
-    /// the push laid out in the mask) is ruled out, or `Open` after storing the
-    /// position it leads to (reached after `g` pushes).
+    /// Why push `p` from node `id` (entered; the position after the push laid out in
+    /// the mask) is ruled out, or `Open` after storing the position it leads to
+    /// (reached after `g` pushes).
     fn child_of(
         &mut self,
         id: u32,
-        boxes: &[u16],
         p: &PushMove,
         g: u32,
         board: &Incumbent,
     ) -> Result<Ruled, SearchAnswer> {
-        let (name, hash) = match self.judge(id, boxes, p) {
-            Ok(found) => found,
+        let key = match self.judge(p) {
+            Ok(key) => key,
             Err(out) => {
                 // Counted here, where a push is judged first, for the question windows.
                 if out.by_lemma {
@@ -496,23 +420,21 @@ impl<'a> Search<'a> {
             }
         };
         let step = Step::push(p.from, p.dir, p.to);
-        if let Some(child) = self.arena.find(hash, &self.children, name) {
+        if let Some(child) = self.graph.find(key) {
             let c = child as usize;
             if self.flags[c] & DEAD != 0 {
                 return Ok(Ruled::ByRules);
             }
             if g < self.g[c] {
                 self.g[c] = g;
-                self.arena.reach_by(child, id, step);
+                self.graph.arena_mut().reach_by(child, id, step);
                 self.requeue(g + self.h[c], g, child);
             }
             return Ok(Ruled::Open);
         }
         // The cheap bound first; the full one when it is taken off the queue.
-        let h = self
-            .analysis
-            .heuristic
-            .potential(self.children.iter().map(|&b| b as Cell));
+        let h = (self.analysis.heuristic)
+            .potential(self.graph.child_boxes().iter().map(|&b| b as Cell));
         let h = h.max(0) as u32;
         let f = g + h;
         if self.beyond_bound(f) {
@@ -523,15 +445,15 @@ impl<'a> Search<'a> {
             // No shorter plan passes through it.
             return Ok(Ruled::Open);
         }
-        if self.arena.len() >= self.limits.max_positions {
-            let positions = self.arena.len() as u64;
+        if self.graph.len() >= self.limits.max_positions {
+            let positions = self.graph.len() as u64;
             return Err(SearchAnswer::Stopped(StopReason::Memory { positions }));
         }
-        let child = self.arena.add(hash, &self.children, name, id, step);
+        let child = self.graph.add(key, id, step);
         self.g.push(g);
         self.h.push(h);
         self.flags.push(0);
-        self.queue.push((Reverse(f), g, child));
+        self.queue.push(f, g, child);
         Ok(Ruled::Open)
     }
 
@@ -551,9 +473,9 @@ impl<'a> Search<'a> {
         let level = self.level;
         // The position: its boxes and where the player can walk; then the pushes ruled
         // out by facts the formula does not state, barred.
-        let reach = self.moves.region();
+        let (mask, reach) = (self.graph.mask(), self.graph.region());
         let mut assumptions: Vec<Lit> = (formula.box_lits.iter())
-            .map(|&(c, l)| if self.mask[c] { l } else { !l })
+            .map(|&(c, l)| if mask[c] { l } else { !l })
             .chain(
                 (formula.reach_lits.iter()).map(|&(c, l)| if reach.contains(c) { l } else { !l }),
             )
@@ -571,13 +493,13 @@ impl<'a> Search<'a> {
         self.stats.queries += 1;
         match formula.solver.solve(&assumptions) {
             SolveResult::Unsat => {
-                if let Some(mut cube) = explain(formula, level, &self.mask, &barred) {
+                if let Some(mut cube) = explain(formula, level, self.graph.mask(), &barred) {
                     let whole = self.lemmas.is_whole(&cube);
                     if whole {
                         cube.empty.clear();
                     }
                     let literals = cube.literals(formula);
-                    let hash = self.arena.zobrist().of(&cube.boxes);
+                    let hash = self.graph.arena().zobrist().of(&cube.boxes);
                     if self.lemmas.add(cube, hash) {
                         if let Some(literals) = literals {
                             formula.add_lemma(&literals);
@@ -595,40 +517,40 @@ impl<'a> Search<'a> {
     /// every one of its pushes is now ruled out, and so on towards the start.
     fn propagate(&mut self, mut id: u32) {
         while id != 0 {
-            let parent = self.arena.parent(id);
+            let parent = self.graph.arena().parent(id);
             if self.flags[parent as usize] & DEAD != 0 {
                 break;
             }
-            self.enter(parent);
-            let ruled = self.rule_pushes(parent);
+            self.graph.enter(parent);
+            let ruled = self.rule_pushes();
             if ruled.contains(&Ruled::Open) {
-                self.leave(parent);
+                self.graph.leave();
                 break;
             }
             self.refute(parent, &ruled);
-            self.leave(parent);
+            self.graph.leave();
             id = parent;
         }
     }
 
-    /// Why each push of node `id` (entered) is ruled out now, without storing anything:
+    /// Why each push of the entered node is ruled out now, without storing anything:
     /// a push into a stored position that is not refuted, or into one not stored, is
     /// open.
-    fn rule_pushes(&mut self, id: u32) -> Vec<Ruled> {
-        let boxes: Vec<u16> = self.arena.boxes(id);
-        let cells: Vec<Cell> = boxes.iter().map(|&b| b as Cell).collect();
+    fn rule_pushes(&mut self) -> Vec<Ruled> {
         let mut pushes = std::mem::take(&mut self.pushes);
-        self.moves.all(self.level, &self.mask, &cells, &mut pushes);
+        self.graph.pushes(&mut pushes);
         let mut ruled = Vec::with_capacity(pushes.len());
         for p in &pushes {
-            let why = self.after_push(p, |search| match search.judge(id, &boxes, p) {
+            self.graph.make(p.from, p.to);
+            let why = match self.judge(p) {
                 Err(out) => out.why,
-                Ok((name, hash)) => match search.arena.find(hash, &search.children, name) {
-                    Some(c) if search.flags[c as usize] & DEAD != 0 => Ruled::ByRules,
+                Ok(key) => match self.graph.find(key) {
+                    Some(c) if self.flags[c as usize] & DEAD != 0 => Ruled::ByRules,
                     _ => Ruled::Open,
                 },
-            });
-            ruled.push(why.unwrap_or(Ruled::ByFormula));
+            };
+            self.graph.unmake(p.from, p.to);
+            ruled.push(why);
         }
         self.pushes = pushes;
         ruled

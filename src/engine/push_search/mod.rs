@@ -1,5 +1,16 @@
-//! What the push-level searches share: how a search over pushes ends, and the outcome
-//! that answer becomes.
+//! The one push search: what astar, pdr and the plan finder share. Positions are
+//! stored once, densely ([`arena`]); the pushes between them come from game/'s one push
+//! rule and the analysis's deadlock filter ([`graph`]); nodes wait in a best-first
+//! queue ([`queue`]); and every search ends in a [`SearchAnswer`] that becomes an
+//! outcome here.
+
+pub mod arena;
+pub mod graph;
+pub mod queue;
+
+pub use arena::{Arena, Step};
+pub use graph::{Child, PushGraph};
+pub use queue::BestFirst;
 
 use super::{About, Outcome, SolveError, StopReason, Task, Verdict};
 use crate::game::{Metric, Plan, plan_from_pushes};
