@@ -34,6 +34,40 @@ fn levels() -> (tempfile::TempDir, String) {
 }
 
 #[test]
+fn encode_writes_a_pddl_problem_and_its_domain_and_refuses_ice() {
+    let (dir, file) = levels();
+    let domain = dir.path().join("domain.pddl");
+    let out = satsoko(&[
+        "encode",
+        &file,
+        "--level",
+        "2",
+        "--pddl",
+        "--pddl-domain",
+        domain.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(define (problem sokoban-levels-2)"));
+    assert!(text.contains("(:domain sokoban-sequential)"));
+    assert_eq!(text.matches(" - stone").count(), 2);
+    assert!(text.contains("(:metric minimize (total-cost))"));
+    let domain = std::fs::read_to_string(&domain).unwrap();
+    assert!(domain.contains("(define (domain sokoban-sequential)"));
+    assert!(domain.contains("(:action push-to-goal"));
+
+    let ice = dir.path().join("ice.xsb");
+    std::fs::write(&ice, "######\n#@$~.#\n######\n").unwrap();
+    let out = satsoko(&["encode", ice.to_str().unwrap(), "--pddl"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("ice.xsb: level 1") && err.contains("no ice"),
+        "{err}"
+    );
+}
+
+#[test]
 fn encode_names_variables_and_writes_batches() {
     let (dir, file) = levels();
     let out = satsoko(&[

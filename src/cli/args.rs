@@ -97,7 +97,11 @@ pub struct EncodeArgs {
     pub level: usize,
     /// The bound K (the CNF is satisfiable iff a plan of at most K steps exists), or a
     /// range A..B with --out-dir (one file per bound).
-    #[arg(long, value_name = "K|A..B", required_unless_present_any = ["dimspec", "binairo"])]
+    #[arg(
+        long,
+        value_name = "K|A..B",
+        required_unless_present_any = ["dimspec", "binairo", "pddl"]
+    )]
     pub steps: Option<StepRange>,
     /// The CNF encoding (`pushes-lazy` is written in its self-contained layered form).
     #[arg(long, default_value = "pushes", value_name = "NAME")]
@@ -116,6 +120,13 @@ pub struct EncodeArgs {
     /// (encodings/binairo.md), satisfiable iff the puzzle has a solution.
     #[arg(long, conflicts_with_all = ["steps", "out_dir", "dimspec"])]
     pub binairo: bool,
+    /// Write the level as a PDDL problem of the IPC-2008 Sokoban domain (pushes cost
+    /// 1, walks 0: a plan of least cost is push-optimal), for any PDDL planner.
+    #[arg(long, conflicts_with_all = ["steps", "out_dir", "dimspec", "binairo"])]
+    pub pddl: bool,
+    /// With --pddl: also write the domain file the problem is for.
+    #[arg(long, value_name = "FILE", requires = "pddl")]
+    pub pddl_domain: Option<PathBuf>,
 }
 
 /// Options of `satsoko decode`.

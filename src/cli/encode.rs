@@ -8,7 +8,7 @@ use super::input::read_level;
 use super::report::{EXIT_INPUT, EXIT_NO_PLAN, EXIT_OK, ErrorKind, LevelReport, Status};
 use crate::binairo::grid::{Puzzle, parse};
 use crate::encode::formula::Unrolled;
-use crate::encode::{EncodingKind, dimspec};
+use crate::encode::{EncodingKind, dimspec, pddl};
 use crate::engine::unroll::check_supported;
 use crate::level::Level;
 use crate::sat::dimacs::{SolverAnswer, parse_answer};
@@ -64,6 +64,44 @@ fn binairo_puzzle(path: &std::path::Path, number: usize) -> Result<Puzzle, Strin
         .map_err(|e| format!("{name}: {e}"))
 }
 
+/// Writes the PDDL problem of the level (and, if asked, the domain) with `write`;
+/// the exit code.
+fn write_pddl(
+    args: &EncodeArgs,
+    format: Option<FormatArg>,
+    write: impl Fn(Option<&std::path::Path>, String) -> Result<(), String>,
+) -> i32 {
+    let level = match read_level(&args.file, args.level, format.map(format_of)) {
+        Ok(level) => level,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    let name = format!("{} {}", file_stem(&args.file), level.number);
+    let written = pddl::problem(&level, &name)
+        .map_err(|e| format!("{}: level {}: {e}", args.file.display(), level.number))
+        .and_then(|text| write(args.output.as_deref(), text))
+        .and_then(|()| match &args.pddl_domain {
+            Some(path) => write(Some(path), pddl::DOMAIN.to_string()),
+            None => Ok(()),
+        });
+    match written {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_INPUT
+        }
+    }
+}
+
+/// The file name of `path` without its extension (`level` if it has none).
+fn file_stem(path: &std::path::Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "level".into())
+}
+
 /// Runs `encode` and returns the exit code.
 pub fn run_encode(args: &EncodeArgs, format: Option<FormatArg>) -> i32 {
     let write = |path: Option<&std::path::Path>, text: String| -> Result<(), String> {
@@ -93,6 +131,9 @@ pub fn run_encode(args: &EncodeArgs, format: Option<FormatArg>) -> i32 {
             }
         };
     }
+    if args.pddl {
+        return write_pddl(args, format, write);
+    }
     let Some(level) = load(&args.file, args.level, args.encoding, format) else {
         return EXIT_INPUT;
     };
@@ -108,11 +149,7 @@ pub fn run_encode(args: &EncodeArgs, format: Option<FormatArg>) -> i32 {
         let text = dimspec::write(&level, args.encoding, &header);
         text.and_then(|t| write(args.output.as_deref(), t))
     } else if let Some(dir) = &args.out_dir {
-        let stem = args
-            .file
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "level".into());
+        let stem = file_stem(&args.file);
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))
             .and_then(|_| {

@@ -6,6 +6,7 @@ pub mod dimspec;
 pub mod formula;
 pub mod ice_moves;
 pub mod moves;
+pub mod pddl;
 pub mod potential;
 pub mod pushes;
 

@@ -92,6 +92,30 @@ impl SolverAnswer {
 /// one literal such as `2147483647` would allocate 2 GiB.
 pub const MAX_VARIABLE: usize = 1 << 26;
 
+/// The conflicts and decisions a solver's output reports, if it does: CaDiCaL and
+/// Kissat print `c conflicts: N` and `c decisions: N` among their statistics, MiniSat
+/// `conflicts : N` and `decisions : N`.
+pub fn parse_counters(text: &str) -> (Option<u64>, Option<u64>) {
+    let (mut conflicts, mut decisions) = (None, None);
+    for line in text.lines() {
+        // A comment's `c ` goes, not the `c` of `conflicts`.
+        let line = line.strip_prefix("c ").unwrap_or(line).trim_start();
+        let Some((name, rest)) = line.split_once(':') else {
+            continue;
+        };
+        let value = rest
+            .split_whitespace()
+            .next()
+            .and_then(|v| v.parse::<u64>().ok());
+        match name.trim() {
+            "conflicts" => conflicts = value.or(conflicts),
+            "decisions" => decisions = value.or(decisions),
+            _ => {}
+        }
+    }
+    (conflicts, decisions)
+}
+
 /// Reads a solver answer: SAT-competition output (`s SATISFIABLE` and `v ... 0` lines,
 /// other lines ignored) or a plain list of signed literals. Errors name the line.
 pub fn parse_answer(text: &str) -> Result<SolverAnswer, String> {
@@ -168,6 +192,17 @@ pub fn parse_answer(text: &str) -> Result<SolverAnswer, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counters_are_read_from_cadical_and_minisat_output() {
+        let cadical = "c conflicts:                    85     12590.73    per second\n\
+                       c decisions:                  4932    730558.44    per second\ns SATISFIABLE\n";
+        assert_eq!(parse_counters(cadical), (Some(85), Some(4932)));
+        let minisat = "conflicts             : 7              (0 /sec)\n\
+                       decisions             : 12             (0.00 % random) (311 /sec)\n";
+        assert_eq!(parse_counters(minisat), (Some(7), Some(12)));
+        assert_eq!(parse_counters("s UNSATISFIABLE\n"), (None, None));
+    }
 
     #[test]
     fn writes_header_comments_and_clauses() {

@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use super::dimacs::{CnfBuffer, SolverAnswer, parse_answer};
+use super::dimacs::{CnfBuffer, SolverAnswer, parse_answer, parse_counters};
 use super::{ClauseSink, Interrupt, Lit, SatBackend, SolveResult, SolverStats};
 
 /// How often a running solver process is looked at.
@@ -26,6 +26,9 @@ pub struct ExternalBackend {
     model: Vec<bool>,
     last_error: Option<String>,
     interrupt: Option<Interrupt>,
+    /// The conflicts and decisions the solver's output reported, summed over calls.
+    conflicts: Option<u64>,
+    decisions: Option<u64>,
 }
 
 /// Why a call gave no verdict.
@@ -63,6 +66,8 @@ impl ExternalBackend {
             model: Vec::new(),
             last_error: None,
             interrupt,
+            conflicts: None,
+            decisions: None,
         })
     }
 
@@ -88,6 +93,15 @@ impl ExternalBackend {
         let finished = self.wait_for(&args);
         let _ = std::fs::remove_file(&input);
         let (status, stdout) = finished?;
+        // The counters are summed over the calls, as an in-process solver counts them.
+        let (conflicts, decisions) = parse_counters(&stdout);
+        let add = |total: &mut Option<u64>, more: Option<u64>| {
+            if let Some(more) = more {
+                *total = Some(total.unwrap_or(0) + more);
+            }
+        };
+        add(&mut self.conflicts, conflicts);
+        add(&mut self.decisions, decisions);
         let text = if has_out {
             let t = std::fs::read_to_string(&output)
                 .map_err(|e| format!("the solver wrote no answer file: {e}"))?;
@@ -193,8 +207,8 @@ impl SatBackend for ExternalBackend {
         SolverStats {
             variables: self.cnf.variables() as u64,
             clauses: self.cnf.clauses.len() as u64,
-            conflicts: None,
-            decisions: None,
+            conflicts: self.conflicts,
+            decisions: self.decisions,
         }
     }
 }
