@@ -67,10 +67,8 @@ pub fn problem(level: &Level, name: &str) -> Result<String, String> {
         return Err("PDDL export: the IPC Sokoban domain has no ice".to_string());
     }
     let region = player_region(level);
-    let listed: Vec<Cell> = (0..level.cell_count())
-        .filter(|&c| region[c] || level.has_initial_box(c))
-        .collect();
     let is_listed = |c: Cell| region[c] || level.has_initial_box(c);
+    let listed: Vec<Cell> = (0..level.cell_count()).filter(|&c| is_listed(c)).collect();
     let digits = (level.width().max(level.height())).to_string().len().max(2);
     let pos = |c: Cell| {
         let (r, col) = level.row_col(c);

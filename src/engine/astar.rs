@@ -120,15 +120,15 @@ pub fn optimal_pushes(
                 return (SearchAnswer::Stopped(StopReason::Closed), graph.len());
             }
         }
+        if graph.is_solved(id) {
+            return (SearchAnswer::Plan(graph.arena().pushes_to(level, id)), graph.len());
+        }
         // The clock is read before every expansion: on a big board one makes hundreds
         // of children, each with its region to fill.
         if stop.should_stop() {
             return (SearchAnswer::Stopped(StopReason::Time), graph.len());
         }
         graph.enter(id);
-        if graph.is_solved() {
-            return (SearchAnswer::Plan(graph.arena().pushes_to(level, id)), graph.len());
-        }
         let h = potential(graph.boxes());
         graph.pushes(&mut pushes);
         let child_g = g_id + 1;

@@ -27,6 +27,8 @@ pub struct Corrals {
     /// Results by the corral's boxes (sorted) marked by the player's region name.
     dead: PositionSet,
     open: PositionSet,
+    /// The positions a check's search visited.
+    seen: PositionSet,
     /// Checks run, and positions they found dead.
     pub checks: u64,
     /// Of the checks, those that proved a deadlock.
@@ -44,6 +46,7 @@ impl Corrals {
             stamp: 0,
             dead: PositionSet::new(level.cell_count()),
             open: PositionSet::new(level.cell_count()),
+            seen: PositionSet::new(level.cell_count()),
             checks: 0,
             deadlocks: 0,
             stop,
@@ -75,7 +78,7 @@ impl Corrals {
             let inside = |c: Cell, corral: &[u32], stamp: u32| corral[c] == stamp;
             let stamp = self.stamp;
             // The fence the player touches: boxes next to both the corral and the region.
-            let barrier = fence.iter().map(|&b| b as Cell).filter(|&b| {
+            let barrier = fence.iter().copied().filter(|&b| {
                 Direction::ALL
                     .iter()
                     .any(|&d| reach.contains(level.neighbor(b, d)))
@@ -104,7 +107,7 @@ impl Corrals {
                 }
             }
             let worth = cells.iter().any(|&c| level.is_goal(c) && !boxes[c])
-                || fence.iter().any(|&b| !level.is_goal(b as Cell));
+                || fence.iter().any(|&b| !level.is_goal(b));
             if pi
                 && worth
                 && !pushes.is_empty()
@@ -147,7 +150,7 @@ impl Corrals {
 
     /// Marks the corral around `start` with a new stamp and returns its fence (the
     /// boxes next to it, sorted) and its cells.
-    fn fill_corral(&mut self, level: &Level, boxes: &[bool], start: Cell) -> (Vec<u16>, Vec<Cell>) {
+    fn fill_corral(&mut self, level: &Level, boxes: &[bool], start: Cell) -> (Vec<Cell>, Vec<Cell>) {
         self.stamp += 1;
         let cells = self.region.fill_cells(level, boxes, start).to_vec();
         let mut fence = Vec::new();
@@ -155,8 +158,8 @@ impl Corrals {
             self.corral[c] = self.stamp;
             for d in Direction::ALL {
                 let n = level.neighbor(c, d);
-                if boxes[n] && !fence.contains(&(n as u16)) {
-                    fence.push(n as u16);
+                if boxes[n] && !fence.contains(&n) {
+                    fence.push(n);
                 }
             }
         }
@@ -172,24 +175,23 @@ impl Corrals {
         analysis: &Analysis,
         boxes: &[bool],
         reach: &Region,
-        fence: &[u16],
+        fence: &[Cell],
         cells: &[Cell],
     ) -> bool {
         // The player's start: any cell of its region next to the fence.
         let Some(player) = fence.iter().find_map(|&b| {
             Direction::ALL
                 .iter()
-                .map(|&d| level.neighbor(b as Cell, d))
+                .map(|&d| level.neighbor(b, d))
                 .find(|&c| reach.contains(c))
         }) else {
             return false;
         };
-        let cells_of_fence: Vec<Cell> = fence.iter().map(|&b| b as Cell).collect();
         let name = self.region.fill(level, boxes, player);
-        if self.dead.contains(&cells_of_fence, name) {
+        if self.dead.contains(fence, name) {
             return true;
         }
-        if self.open.contains(&cells_of_fence, name) {
+        if self.open.contains(fence, name) {
             return false;
         }
         self.checks += 1;
@@ -199,14 +201,14 @@ impl Corrals {
             fence,
             player,
             cells,
-            &mut self.region,
+            (&mut self.region, &mut self.seen),
             &self.stop,
         );
         if dead {
             self.deadlocks += 1;
-            self.dead.insert(&cells_of_fence, name);
+            self.dead.insert(fence, name);
         } else {
-            self.open.insert(&cells_of_fence, name);
+            self.open.insert(fence, name);
         }
         dead
     }
@@ -219,17 +221,16 @@ impl Corrals {
 fn search_opens(
     level: &Level,
     analysis: &Analysis,
-    fence: &[u16],
+    fence: &[Cell],
     player: Cell,
     cells: &[Cell],
-    region: &mut Region,
+    (region, seen): (&mut Region, &mut PositionSet),
     stop: &Stop,
 ) -> bool {
     let goals_inside: Vec<Cell> = (cells.iter().copied())
         .filter(|&c| level.is_goal(c))
         .collect();
     let mut mask = vec![false; level.cell_count()];
-    let fence: Vec<Cell> = fence.iter().map(|&b| b as Cell).collect();
     let mut search = FewBoxes {
         limit: LIMIT,
         stop,
@@ -241,5 +242,5 @@ fn search_opens(
             opened || home
         },
     };
-    search.reach((level, analysis), (&fence, player), (region, &mut mask))
+    search.reach((level, analysis), (fence, player), (region, &mut mask, seen))
 }

@@ -29,14 +29,15 @@ where
 {
     /// Whether pushes of `boxes` (sorted) alone, the player on `player`, reach a position
     /// the search looks for; a search that gives up answers yes. `mask` must be all
-    /// false, and is left so; `region` is the fill's buffer.
+    /// false, and is left so; `region` is the fill's buffer and `seen` the positions
+    /// visited (emptied first).
     pub fn reach(
         &mut self,
         (level, analysis): (&Level, &Analysis),
         (boxes, player): (&[Cell], Cell),
-        (region, mask): (&mut Region, &mut [bool]),
+        (region, mask, seen): (&mut Region, &mut [bool], &mut PositionSet),
     ) -> bool {
-        let mut seen = PositionSet::new(level.cell_count());
+        seen.clear();
         let mut stack: Vec<(Vec<Cell>, Cell)> = vec![(boxes.to_vec(), player)];
         let clear = |boxes: &[Cell], mask: &mut [bool]| boxes.iter().for_each(|&b| mask[b] = false);
         while let Some((mut boxes, player)) = stack.pop() {

@@ -44,6 +44,8 @@ pub struct Knots {
     loose: PositionSet,
     region: Region,
     mask: Vec<bool>,
+    /// The positions a proof visited.
+    seen: PositionSet,
     /// Knots proved.
     pub learned: u64,
     /// Positions found dead by a knot.
@@ -59,6 +61,7 @@ impl Knots {
             loose: PositionSet::new(level.cell_count()),
             region: Region::new(level),
             mask: vec![false; level.cell_count()],
+            seen: PositionSet::new(level.cell_count()),
             learned: 0,
             hits: 0,
             stop,
@@ -169,7 +172,7 @@ impl Knots {
                 boxes.iter().all(|&b| level.is_goal(b))
             },
         };
-        let buffers = (&mut self.region, &mut self.mask[..]);
+        let buffers = (&mut self.region, &mut self.mask[..], &mut self.seen);
         search.reach((level, analysis), (knot, player), buffers)
     }
 }

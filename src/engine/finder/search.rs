@@ -241,9 +241,7 @@ impl<'a> Search<'a> {
     /// Expands node `id`, reached after `g` pushes.
     fn expand(&mut self, id: u32, g: u32) -> Option<SearchAnswer> {
         let level = self.level;
-        self.graph.enter(id);
-        if self.graph.is_solved() {
-            self.graph.leave();
+        if self.graph.is_solved(id) {
             let plan = &self.plan;
             let entry = |goal: Cell, i: usize| {
                 let step = plan.iter().find(|s| s.goal == goal);
@@ -254,6 +252,7 @@ impl<'a> Search<'a> {
             return Some(SearchAnswer::Plan(pushes));
         }
         self.expanded += 1;
+        self.graph.enter(id);
         let boxes = self.graph.boxes().to_vec();
         if !level.has_ice() {
             self.features.label(level, self.graph.mask());

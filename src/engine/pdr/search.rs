@@ -244,7 +244,7 @@ impl<'a> Search<'a> {
                     formula: None,
                 });
             }
-            if self.is_solved(id) {
+            if self.graph.is_solved(id) {
                 return SearchAnswer::Plan(self.graph.arena().pushes_to(self.level, id));
             }
             self.stats.expanded += 1;
@@ -301,13 +301,6 @@ impl<'a> Search<'a> {
     /// Whether the start position itself is refuted: nothing can lead anywhere.
     fn start_refuted(&self) -> bool {
         self.flags[0] & DEAD != 0
-    }
-
-    /// Whether every box of node `id` is on a goal (the boxes outside the region are:
-    /// the analysis refuses levels where one is not).
-    fn is_solved(&self, id: u32) -> bool {
-        let level = self.level;
-        (self.graph.arena().box_cells(id)).all(|b| level.is_goal(b as Cell))
     }
 
     /// The full bound of node `id`: the matching potential or the boxes' own distances

@@ -147,9 +147,10 @@ impl<'a> PushGraph<'a> {
         self.moves.region()
     }
 
-    /// Whether every box of the entered node stands on a goal.
-    pub fn is_solved(&self) -> bool {
-        (self.boxes.iter()).all(|&b| self.level.is_goal(b as Cell))
+    /// Whether every box of node `id` stands on a goal (read from the store: the node
+    /// need not be entered).
+    pub fn is_solved(&self, id: u32) -> bool {
+        (self.arena.box_cells(id)).all(|b| self.level.is_goal(b as Cell))
     }
 
     /// The push of the box on `from` in `dir` in the entered node, if the player can
