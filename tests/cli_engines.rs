@@ -318,3 +318,64 @@ fn tuning_options_are_checked_and_take_effect() {
         assert_eq!(u64_field(&lines[0], "pushes"), 8, "{lines:?}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The symbolic engine
+
+/// `--engine bdd` counts moves by default, meets the state A*'s move optimum, reports
+/// its layers and nodes, proves the unsolvable examples by its fixpoint (those static
+/// analysis misses too), answers "no plan" below the optimum, and refuses pushes and
+/// ice with the option to change.
+#[test]
+fn bdd_is_move_optimal_and_proves_unsolvable_by_its_fixpoint() {
+    let args = |engine| vec![MICROBAN, "--level", "1-3", "--engine", engine, "--json"];
+    let astar = [args("astar"), vec!["--optimize", "moves"]].concat();
+    let astar = json_lines(&expect_code(&astar, 0));
+    let bdd = json_lines(&expect_code(&args("bdd"), 0));
+    for (v, a) in bdd.iter().zip(&astar) {
+        assert_eq!(v["engine"], "bdd", "{v}");
+        assert_eq!(v["optimal"], "moves", "{v}");
+        assert_eq!(v["moves"], a["moves"], "same optimum as A*: {v} {a}");
+        assert_eq!(v["stats"]["layers"], v["moves"], "{v}");
+        assert!(v["stats"]["peak_nodes"].as_u64().unwrap() > 0, "{v}");
+        assert_verifies(MICROBAN, u64_field(v, "level"), str_field(v, "solution"));
+    }
+    for file in [UNSOLVABLE, "levels/examples/unsolvable-search.xsb"] {
+        let run = expect_code(&[file, "--engine", "bdd", "--json"], 3);
+        for v in json_lines(&run) {
+            assert_eq!(v["status"], "unsolvable", "{v}");
+        }
+    }
+    let search = expect_code(
+        &["levels/examples/unsolvable-search.xsb", "--engine", "bdd"],
+        3,
+    );
+    assert!(search.stdout.contains("the fixpoint"), "{search:?}");
+    let bound = [
+        MICROBAN,
+        "--level",
+        "1",
+        "--engine",
+        "bdd",
+        "--max-steps",
+        "32",
+    ];
+    let run = expect_code(&bound, 4);
+    assert!(run.stdout.contains("no plan of at most 32"), "{run:?}");
+    let pushes = [
+        MICROBAN,
+        "--level",
+        "1",
+        "--engine",
+        "bdd",
+        "--optimize",
+        "pushes",
+    ];
+    let run = expect_code(&pushes, 2);
+    assert!(run.stderr.contains("--optimize pushes"), "{run:?}");
+    let run = expect_code(&[ICE, "--level", "1", "--engine", "bdd"], 1);
+    assert!(
+        run.stderr.contains("ice") && run.stderr.contains("astar"),
+        "{run:?}"
+    );
+}

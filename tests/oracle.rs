@@ -501,16 +501,28 @@ fn finder_finds_a_plan_on_ice_wherever_brute_force_does() {
     check_plan_finder_with("finder", 35, true, 100, 30, Tuning::default());
 }
 
-#[test]
-fn astar_is_move_optimal_without_ice() {
-    let solve = |level: &Level, bound| run_engine("astar", level, EncodingKind::Moves, bound, None);
+/// The search `name` must give the brute-force move optimum on generated boards
+/// without ice, up to three boxes.
+fn check_move_optimal(name: &str, seed: u64) {
+    let solve = |level: &Level, bound| run_engine(name, level, EncodingKind::Moves, bound, None);
     let opts = GenOptions {
         max_boxes: 3,
         wall_percent: 15,
         ice_percent: 0,
         extra_size: 1,
     };
-    check_engine(EncodingKind::Moves, &solve, 32, 400, 20, opts);
+    check_engine(EncodingKind::Moves, &solve, seed, 400, 20, opts);
+}
+
+#[test]
+fn astar_is_move_optimal_without_ice() {
+    check_move_optimal("astar", 32);
+}
+
+/// The symbolic search, on other boards than A*'s.
+#[test]
+fn bdd_is_move_optimal() {
+    check_move_optimal("bdd", 33);
 }
 
 #[test]

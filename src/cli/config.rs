@@ -47,7 +47,12 @@ impl SolveConfig {
         let metric = match (args.encoding, args.optimize) {
             (Some(encoding), _) => encoding.metric(),
             (None, Some(OptimizeArg::Moves)) => Metric::Moves,
-            (None, Some(OptimizeArg::Pushes | OptimizeArg::None) | None) => Metric::Pushes,
+            (None, Some(OptimizeArg::Pushes | OptimizeArg::None)) => Metric::Pushes,
+            // A named engine counts its own metric unless told otherwise (bdd: moves).
+            (None, None) => match args.engine {
+                EngineChoice::Named(engine) => engine.about().metrics[0],
+                EngineChoice::Auto => Metric::Pushes,
+            },
         };
         let prove = args.optimize != Some(OptimizeArg::None);
         let solver = match (&args.solver_cmd, args.solver) {

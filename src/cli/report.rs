@@ -89,6 +89,10 @@ pub struct ReportStats {
     subgoals: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     backtracks: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    layers: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    peak_nodes: Option<u64>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     tables_full: bool,
 }
@@ -107,6 +111,8 @@ impl ReportStats {
             pushes_saved: s.pushes_saved,
             subgoals: s.subgoals,
             backtracks: s.backtracks,
+            layers: s.layers,
+            peak_nodes: s.peak_nodes,
             tables_full: s.tables_full,
         };
         (r != ReportStats::default()).then_some(r)
@@ -117,6 +123,12 @@ impl ReportStats {
         let mut lines = Vec::new();
         if let Some(positions) = self.positions {
             lines.push(format!("{positions} positions stored"));
+        }
+        if let (Some(layers), Some(nodes)) = (self.layers, self.peak_nodes) {
+            let layers = plural(layers, "breadth-first layer");
+            lines.push(format!(
+                "{layers}, at most {nodes} decision-diagram nodes held"
+            ));
         }
         if let (Some(windows), Some(shorter), Some(saved)) =
             (self.windows, self.windows_shortened, self.pushes_saved)
@@ -358,6 +370,9 @@ impl LevelReport {
                     StopReason::Time => format!("no answer within {:.1} s", r.seconds),
                     StopReason::Memory { positions } => {
                         format!("stopped after storing {positions} positions (the memory limit)")
+                    }
+                    StopReason::Nodes { nodes } => {
+                        format!("stopped holding {nodes} decision-diagram nodes (the memory limit)")
                     }
                     StopReason::FormulaFull { size } => format!(
                         "stopped with a formula of {} variables and {} clauses (the memory \

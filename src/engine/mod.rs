@@ -34,6 +34,7 @@ engines! {
     astar::Astar,
     unroll::Unroll,
     subgoals::Subgoals,
+    bdd::Symbolic,
 }
 
 mod incumbent;
@@ -172,9 +173,13 @@ pub fn check_options(engine: &dyn Engine, request: &Request) -> Result<(), Strin
     }
     if !about.metrics.contains(&request.metric) || (request.encoding.is_some() && !about.encodings)
     {
+        let other = match about.metrics[0] {
+            Metric::Moves => Metric::Pushes,
+            Metric::Pushes => Metric::Moves,
+        };
         return Err(format!(
             "--engine {name} searches {} with its own formula; drop --encoding / \
-             --optimize moves, or use --engine unroll",
+             --optimize {other}, or use --engine unroll",
             about.metrics[0]
         ));
     }

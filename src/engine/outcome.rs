@@ -55,6 +55,11 @@ pub enum StopReason {
         /// The positions stored.
         positions: u64,
     },
+    /// The decision diagrams held took as many nodes as they may (the memory limit).
+    Nodes {
+        /// The nodes held when it stopped.
+        nodes: u64,
+    },
     /// The formula could not grow by another step within
     /// [`FORMULA_BUDGET`](crate::encode::FORMULA_BUDGET) (its memory limit).
     FormulaFull {
@@ -112,6 +117,10 @@ pub struct Statistics {
     pub subgoals: Option<u64>,
     /// Subgoals given up, sending the planner back one (`subgoals`).
     pub backtracks: Option<u64>,
+    /// Breadth-first layers built: the moves searched to the end (`bdd`).
+    pub layers: Option<u64>,
+    /// The most decision-diagram nodes the search held at once (`bdd`).
+    pub peak_nodes: Option<u64>,
     /// Whether the engine's tables stopped growing at their memory limit.
     pub tables_full: bool,
 }

@@ -1,0 +1,85 @@
+//! The few operations the symbolic search asks of a decision-diagram library, as a
+//! narrow trait, so the search reads the same whichever library holds the nodes.
+
+/// A library of binary decision diagrams over the variables `0 … n−1`, ordered by
+/// number (0 at the root). An operation may fail with [`Full`] where the library has
+/// a fixed room for nodes.
+pub trait Diagrams {
+    /// One Boolean function of the variables (a set of valuations).
+    type Set: Clone;
+
+    /// The empty set.
+    fn empty(&self) -> Self::Set;
+
+    /// The set of every valuation.
+    fn full(&self) -> Self::Set;
+
+    /// The valuations in which `var` has `value`.
+    fn literal(&self, var: usize, value: bool) -> Result<Self::Set, Full>;
+
+    /// `a ∧ b`.
+    fn and(&self, a: &Self::Set, b: &Self::Set) -> Result<Self::Set, Full>;
+
+    /// `a ∨ b`.
+    fn or(&self, a: &Self::Set, b: &Self::Set) -> Result<Self::Set, Full>;
+
+    /// `a ∧ ¬b`.
+    fn and_not(&self, a: &Self::Set, b: &Self::Set) -> Result<Self::Set, Full>;
+
+    /// The cofactor of `a` with the variables of `values` fixed (Shannon restriction):
+    /// a function no longer depending on them.
+    fn restrict(&self, a: &Self::Set, values: &[(usize, bool)]) -> Result<Self::Set, Full>;
+
+    /// Whether `a` is the empty set.
+    fn is_empty(&self, a: &Self::Set) -> bool;
+
+    /// Whether the full valuation `values` (one entry per variable) is in `a`.
+    fn contains(&self, a: &Self::Set, values: &[bool]) -> bool;
+
+    /// One valuation in `a` (every variable given, those `a` does not depend on false),
+    /// if `a` is not empty.
+    fn witness(&self, a: &Self::Set) -> Option<Vec<bool>>;
+
+    /// The nodes that hold `sets` (shared nodes counted once where the library shares
+    /// them): what the search's memory budget counts.
+    fn size(&self, sets: &[&Self::Set]) -> usize;
+
+    /// Drops nodes no set refers to any more, where the library keeps such nodes.
+    fn collect_garbage(&self) {}
+
+    /// The nodes a breadth-first search holds: its finished layers `kept` (of which
+    /// `kept_nodes` counts all but the last), the states `reached` and the `frontier`.
+    /// Adds the last kept layer to `kept_nodes`.
+    fn held(
+        &self,
+        kept: &[Vec<Self::Set>],
+        reached: &[Self::Set],
+        frontier: &[Self::Set],
+        kept_nodes: &mut usize,
+    ) -> usize {
+        if let Some(last) = kept.last() {
+            *kept_nodes += self.size(&last.iter().collect::<Vec<_>>());
+        }
+        *kept_nodes + self.size(&reached.iter().chain(frontier).collect::<Vec<_>>())
+    }
+}
+
+/// The library's node budget is spent: no operation can complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Full;
+
+/// The conjunction of literals `values`.
+pub fn cube<D: Diagrams>(d: &D, values: &[(usize, bool)]) -> Result<D::Set, Full> {
+    // Deepest variable first: each conjunction then adds one node above the cube.
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable_by_key(|&(var, _)| std::cmp::Reverse(var));
+    let mut set: Option<D::Set> = None;
+    for (var, value) in sorted {
+        let literal = d.literal(var, value)?;
+        set = Some(match set {
+            None => literal,
+            Some(s) => d.and(&literal, &s)?,
+        });
+    }
+    Ok(set.unwrap_or_else(|| d.full()))
+}
