@@ -76,9 +76,11 @@ fn options() -> Result<Options, String> {
         boards: 20,
         limits: vec![1.0, 3.0],
         runs: 2,
-        engines: ["anytime", "pdr", "finder", "astar", "unroll", "subgoals"]
-            .map(String::from)
-            .to_vec(),
+        engines: [
+            "anytime", "pdr", "finder", "astar", "unroll", "subgoals", "bdd",
+        ]
+        .map(String::from)
+        .to_vec(),
         args: Vec::new(),
         sigint: false,
         analysis: false,

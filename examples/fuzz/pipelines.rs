@@ -227,7 +227,7 @@ const SOLVE_MAX_CELLS: usize = 10_000;
 const SOLVE_MAX_BOXES: usize = 256;
 
 /// The engine settings a bounded solve picks from.
-const ENGINES: [(&str, Metric, bool); 8] = [
+const ENGINES: [(&str, Metric, bool); 9] = [
     ("astar", Metric::Pushes, true),
     ("astar", Metric::Moves, true),
     ("finder", Metric::Pushes, false),
@@ -236,6 +236,7 @@ const ENGINES: [(&str, Metric, bool); 8] = [
     ("unroll", Metric::Moves, true),
     ("subgoals", Metric::Pushes, false),
     ("anytime", Metric::Pushes, true),
+    ("bdd", Metric::Moves, true),
 ];
 
 /// Analysis, a bounded solve with one engine, the replay of its plan (and of mutations

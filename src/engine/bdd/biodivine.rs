@@ -2,7 +2,7 @@
 //! table shared between sets. Operations never run out of room; the search bounds
 //! what it holds by measuring its sets.
 
-use biodivine_lib_bdd::{Bdd, BddValuation, BddVariable, BddVariableSet};
+use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddValuation, BddVariable, BddVariableSet};
 
 use super::diagram::{Diagrams, Full};
 
@@ -26,6 +26,12 @@ fn var(var: usize) -> BddVariable {
     BddVariable::from_index(var)
 }
 
+/// The literals `values` as the library's partial valuation.
+fn partial(values: &[(usize, bool)]) -> BddPartialValuation {
+    let values: Vec<(BddVariable, bool)> = values.iter().map(|&(v, b)| (var(v), b)).collect();
+    BddPartialValuation::from_values(&values)
+}
+
 impl Diagrams for Biodivine {
     type Set = Bdd;
 
@@ -39,6 +45,16 @@ impl Diagrams for Biodivine {
 
     fn literal(&self, v: usize, value: bool) -> Result<Bdd, Full> {
         Ok(self.vars.mk_literal(var(v), value))
+    }
+
+    fn cube(&self, values: &[(usize, bool)]) -> Result<Bdd, Full> {
+        // Built in one pass, where conjunctions one literal at a time would take time
+        // quadratic in the literals (a start on a large board has thousands).
+        Ok(self.vars.mk_conjunctive_clause(&partial(values)))
+    }
+
+    fn clause(&self, values: &[(usize, bool)]) -> Result<Bdd, Full> {
+        Ok(self.vars.mk_disjunctive_clause(&partial(values)))
     }
 
     fn and(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, Full> {

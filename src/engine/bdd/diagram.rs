@@ -23,6 +23,27 @@ pub trait Diagrams {
     /// `a ∨ b`.
     fn or(&self, a: &Self::Set, b: &Self::Set) -> Result<Self::Set, Full>;
 
+    /// The conjunction of the literals `values` (the full set if there are none).
+    fn cube(&self, values: &[(usize, bool)]) -> Result<Self::Set, Full> {
+        // Deepest variable first: each conjunction then adds one node above the rest.
+        let mut sorted = values.to_vec();
+        sorted.sort_unstable_by_key(|&(var, _)| std::cmp::Reverse(var));
+        let mut set = self.full();
+        for (var, value) in sorted {
+            set = self.and(&self.literal(var, value)?, &set)?;
+        }
+        Ok(set)
+    }
+
+    /// The disjunction of the literals `values` (the empty set if there are none).
+    fn clause(&self, values: &[(usize, bool)]) -> Result<Self::Set, Full> {
+        let mut set = self.empty();
+        for &(var, value) in values {
+            set = self.or(&self.literal(var, value)?, &set)?;
+        }
+        Ok(set)
+    }
+
     /// `a ∧ ¬b`.
     fn and_not(&self, a: &Self::Set, b: &Self::Set) -> Result<Self::Set, Full>;
 
@@ -68,18 +89,3 @@ pub trait Diagrams {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Full;
 
-/// The conjunction of literals `values`.
-pub fn cube<D: Diagrams>(d: &D, values: &[(usize, bool)]) -> Result<D::Set, Full> {
-    // Deepest variable first: each conjunction then adds one node above the cube.
-    let mut sorted = values.to_vec();
-    sorted.sort_unstable_by_key(|&(var, _)| std::cmp::Reverse(var));
-    let mut set: Option<D::Set> = None;
-    for (var, value) in sorted {
-        let literal = d.literal(var, value)?;
-        set = Some(match set {
-            None => literal,
-            Some(s) => d.and(&literal, &s)?,
-        });
-    }
-    Ok(set.unwrap_or_else(|| d.full()))
-}

@@ -2,7 +2,8 @@
 //! player may stand on, and the moves between them as steps of the image.
 
 use super::StepBack;
-use super::diagram::{Diagrams, Full, cube};
+use super::diagram::{Diagrams, Full};
+use crate::engine::Stop;
 use crate::analysis::Analysis;
 use crate::game::Move;
 use crate::level::{Cell, Direction, Level};
@@ -145,21 +146,25 @@ impl Layout {
     /// Per box variable, the placements a box may be pushed onto its cell in: no
     /// deadlock pattern (2×2 freeze block, dead pair or triple of the static
     /// analysis) through the cell is complete.
-    pub fn alive_after<D: Diagrams>(&self, d: &D) -> Result<Vec<D::Set>, Full> {
-        self.dead_with
-            .iter()
-            .map(|patterns| {
-                let mut alive = d.full();
-                for others in patterns {
-                    let mut open = d.empty();
-                    for &o in others {
-                        open = d.or(&open, &d.literal(o, false)?)?;
-                    }
-                    alive = d.and(&alive, &open)?;
-                }
-                Ok(alive)
-            })
-            .collect()
+    /// `None` when `stop` says stop on the way.
+    pub fn alive_after<D: Diagrams>(
+        &self,
+        d: &D,
+        stop: &Stop,
+    ) -> Result<Option<Vec<D::Set>>, Full> {
+        let mut all = Vec::with_capacity(self.vars);
+        for patterns in &self.dead_with {
+            if stop.should_stop() {
+                return Ok(None);
+            }
+            let mut alive = d.full();
+            for others in patterns {
+                let empty: Vec<(usize, bool)> = others.iter().map(|&o| (o, false)).collect();
+                alive = d.and(&alive, &d.clause(&empty)?)?;
+            }
+            all.push(alive);
+        }
+        Ok(Some(all))
     }
 
     /// The moves from `slot`.
@@ -191,7 +196,7 @@ impl Layout {
             return Ok(walk);
         }
         let pushable = d.and(&pushable, &alive_after[to])?;
-        let pushed = d.and(&pushable, &cube(d, &[(from, false), (to, true)])?)?;
+        let pushed = d.and(&pushable, &d.cube(&[(from, false), (to, true)])?)?;
         d.or(&walk, &pushed)
     }
 

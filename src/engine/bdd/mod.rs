@@ -14,7 +14,6 @@ use super::{Verdict, Statistics};
 use crate::game::{Metric, Move, Plan};
 use biodivine::Biodivine;
 pub use diagram::{Diagrams, Full};
-use diagram::cube;
 pub use layout::Layout;
 
 /// The symbolic engine.
@@ -122,10 +121,15 @@ fn layers<D: Diagrams>(
     counts: &mut Counts,
 ) -> Result<Verdict, Full> {
     let slots = layout.slots();
-    let goal = cube(d, &layout.goal_values())?;
-    let alive_after = layout.alive_after(d)?;
+    let stopped = Verdict::Stopped {
+        why: StopReason::Time,
+    };
+    let goal = d.cube(&layout.goal_values())?;
+    let Some(alive_after) = layout.alive_after(d, stop)? else {
+        return Ok(stopped);
+    };
     let mut frontier = vec![d.empty(); slots];
-    frontier[layout.start_slot()] = cube(d, &layout.start_values())?;
+    frontier[layout.start_slot()] = d.cube(&layout.start_values())?;
     let mut reached = frontier.clone();
     // Every layer is kept: the plan is read back through them.
     let mut kept: Vec<Vec<D::Set>> = Vec::new();
@@ -159,13 +163,11 @@ fn layers<D: Diagrams>(
             if d.is_empty(set) {
                 continue;
             }
-            if stop.should_stop() {
-                counts.layers = depth;
-                return Ok(Verdict::Stopped {
-                    why: StopReason::Time,
-                });
-            }
             for step in layout.steps(slot) {
+                if stop.should_stop() {
+                    counts.layers = depth;
+                    return Ok(stopped);
+                }
                 let image = layout.image(d, set, step, &alive_after)?;
                 next[step.to] = d.or(&next[step.to], &image)?;
             }
