@@ -293,9 +293,54 @@ fn a_timeout_keeps_the_best_plan_with_its_proven_bound() {
     assert!(bound >= 129 && bound < pushes, "{v}");
     assert!(v["first_seconds"].as_f64().unwrap() < 2.0, "{v}");
     assert_verifies(XSOKOBAN, 2, str_field(v, "solution"));
-    // In text: "pushes P, optimal ≥ B".
+    // The gap between plan and bound, in percent of the plan.
+    let gap = v["gap_percent"].as_f64().unwrap();
+    let expected = ((pushes - bound) as f64 / pushes as f64 * 1000.0).round() / 10.0;
+    assert_eq!(gap, expected, "{v}");
+    // In text: "pushes P, optimal ≥ B (gap G%)".
     let run = expect_code(&[XSOKOBAN, "--level", "2", "--timeout", "1"], 0);
     assert!(run.stdout.contains(", optimal ≥ "), "{run:?}");
+    assert!(run.stdout.contains("%)\n"), "{run:?}");
+}
+
+#[test]
+fn a_plan_not_proved_optimal_shows_its_gap_to_the_bound() {
+    // The finder's plan for XSokoban level 1, with the static bound of the analysis:
+    // both deterministic.
+    let args = [
+        XSOKOBAN,
+        "--level",
+        "1",
+        "--engine",
+        "finder",
+        "--optimize",
+        "none",
+    ];
+    let run = expect_code(&[&args[..], &["--json"]].concat(), 0);
+    let v = &json_lines(&run)[0];
+    let (pushes, bound) = (u64_field(v, "pushes"), u64_field(v, "lower_bound"));
+    assert!(bound < pushes, "{v}");
+    let gap = ((pushes - bound) as f64 / pushes as f64 * 1000.0).round() / 10.0;
+    assert_eq!(v["gap_percent"].as_f64(), Some(gap), "{v}");
+    let run = expect_code(&args, 0);
+    let line = format!("pushes {pushes}, optimal ≥ {bound} (gap {gap:.1}%)\n");
+    assert!(run.stdout.contains(&line), "{run:?}");
+    // A plan proved optimal has a gap of 0.
+    let run = expect_code(&[MICROBAN, "--level", "1", "--json"], 0);
+    assert_eq!(
+        json_lines(&run)[0]["gap_percent"].as_f64(),
+        Some(0.0),
+        "{run:?}"
+    );
+    // bench counts the levels near their bound.
+    let run = expect_code(&[&["bench"], &args[..], &["--timeout", "20"]].concat(), 0);
+    let line = format!(
+        "bound gap of the 1 solved level with a bound: within 1% {}, within 5% {}, median \
+         {gap:.1}%",
+        u8::from(gap <= 1.0),
+        u8::from(gap <= 5.0)
+    );
+    assert!(run.stdout.contains(&line), "{run:?}");
 }
 
 #[test]

@@ -309,10 +309,31 @@ fn summary(reports: &[LevelReport], context: impl Fn(&str, &str) -> String) -> S
             solved.iter().filter_map(|r| r.pushes).sum::<usize>(),
         );
     }
+    if let Some(line) = bound_gaps(&solved) {
+        let _ = writeln!(out, "{line}");
+    }
     if let Some(peak) = reports.iter().filter_map(|r| r.peak_mib).max() {
         let _ = writeln!(out, "peak memory of a level: {peak} MiB");
     }
     out.trim_end().to_string()
+}
+
+/// How close the solved levels' plans are to their proven bounds: how many are within
+/// 1% and within 5% (a plan proved optimal is within both) and the median gap, over the
+/// levels that have a bound; `None` when none has.
+fn bound_gaps(solved: &[&LevelReport]) -> Option<String> {
+    let gaps: Vec<f64> = solved.iter().filter_map(|r| r.bound_gap()).collect();
+    if gaps.is_empty() {
+        return None;
+    }
+    let within = |percent: f64| gaps.iter().filter(|&&g| g <= percent).count();
+    let (one, five) = (within(1.0), within(5.0));
+    let levels = plural(gaps.len() as u64, "solved level");
+    Some(format!(
+        "bound gap of the {levels} with a bound: within 1% {one}, within 5% {five}, median \
+         {:.1}%",
+        median(gaps)
+    ))
 }
 
 /// One row of an earlier run, as read back from its CSV (other columns are ignored).
@@ -382,6 +403,7 @@ struct CsvRow<'a> {
     pushes: Option<usize>,
     optimal: Option<&'static str>,
     lower_bound: Option<usize>,
+    gap_percent: Option<f64>,
     first_seconds: Option<String>,
     k: Option<usize>,
     encoding: Option<&'a str>,
@@ -413,6 +435,7 @@ fn write_csv(
             "pushes",
             "optimal",
             "lower_bound",
+            "gap_percent",
             "first_seconds",
             "k",
             "encoding",
@@ -439,6 +462,7 @@ fn write_csv(
             pushes: r.pushes,
             optimal: r.optimal.flatten().map(|m| m.name()),
             lower_bound: r.lower_bound,
+            gap_percent: r.gap_percent,
             first_seconds: r.first_seconds.map(|x| format!("{x:.3}")),
             k: r.k,
             encoding: r.encoding.as_deref(),
@@ -467,6 +491,9 @@ struct FullRow {
     pushes: Option<usize>,
     optimal: Option<Metric>,
     lower_bound: Option<usize>,
+    /// Absent from the CSV files of versions before the column.
+    #[serde(default)]
+    gap_percent: Option<f64>,
     first_seconds: Option<f64>,
     k: Option<usize>,
     encoding: Option<String>,
@@ -496,6 +523,7 @@ fn read_csv_reports(path: &Path) -> Result<Vec<(String, LevelReport)>, String> {
         r.pushes = row.pushes;
         r.optimal = (row.status == Status::Solved).then_some(row.optimal);
         r.lower_bound = row.lower_bound;
+        r.gap_percent = row.gap_percent;
         r.first_seconds = row.first_seconds;
         r.k = row.k;
         r.encoding = row.encoding;
@@ -538,5 +566,66 @@ mod tests {
         let back = read_csv(&path).unwrap();
         let row = &back[&("a,b \"x\".xsb".to_string(), 2)];
         assert_eq!((row.status.as_str(), row.seconds), ("solved", 0.25));
+    }
+
+    /// A solved report of `pushes` pushes with a proven `bound`.
+    fn solved(level: usize, pushes: usize, bound: Option<usize>) -> LevelReport {
+        let mut r = LevelReport::new("c.xsb", Some(level), None, Status::Solved);
+        (r.moves, r.pushes, r.lower_bound) = (Some(pushes * 3), Some(pushes), bound);
+        r.optimal = Some((bound == Some(pushes)).then_some(Metric::Pushes));
+        r.gap_percent = bound.map(|b| super::super::report::gap_percent(pushes, b));
+        r
+    }
+
+    #[test]
+    fn the_summary_counts_the_levels_near_their_bound() {
+        let mut old_optimal = solved(4, 50, Some(50));
+        old_optimal.gap_percent = None; // a report from before the field: optimal is 0
+        let reports = [
+            solved(1, 100, Some(100)), // optimal: 0%
+            solved(2, 100, Some(99)),  // 1.0%
+            solved(3, 100, Some(96)),  // 4.0%
+            old_optimal,
+            solved(5, 100, Some(80)), // 20.0%
+            solved(6, 100, None),     // no bound: not counted
+            LevelReport::new("c.xsb", Some(7), None, Status::Timeout),
+        ];
+        let text = summary(&reports, |_, _| String::new());
+        assert!(
+            text.contains(
+                "bound gap of the 5 solved levels with a bound: within 1% 3, within 5% 4, \
+                 median 1.0%"
+            ),
+            "{text}"
+        );
+        let unbounded = [solved(1, 10, None)];
+        assert!(!summary(&unbounded, |_, _| String::new()).contains("bound gap"));
+    }
+
+    #[test]
+    fn the_csv_carries_the_gap_and_old_csvs_without_it_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.csv");
+        write_csv(&path, &[solved(1, 100, Some(93))], None).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with(
+                "file,level,title,status,moves,pushes,optimal,lower_bound,gap_percent,"
+            )
+        );
+        let (_, back) = read_csv_reports(&path).unwrap().remove(0);
+        assert_eq!((back.lower_bound, back.gap_percent), (Some(93), Some(7.0)));
+        // A CSV of a version without the column.
+        let old = dir.path().join("old.csv");
+        std::fs::write(
+            &old,
+            "file,level,title,status,moves,pushes,optimal,lower_bound,first_seconds,k,encoding,\
+             solver,seconds,variables,clauses,engine,found_by,peak_mib\n\
+             c.xsb,1,,solved,300,100,,93,0.5,,,,1.0,,,finder,finder,\n",
+        )
+        .unwrap();
+        let (_, back) = read_csv_reports(&old).unwrap().remove(0);
+        assert_eq!((back.lower_bound, back.gap_percent), (Some(93), None));
+        assert_eq!(read_csv(&old).unwrap().len(), 1);
     }
 }

@@ -207,6 +207,11 @@ pub struct LevelReport {
     /// plan's length if it is optimal).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lower_bound: Option<usize>,
+    /// When solved with a lower bound: how far the plan is above the bound, in percent
+    /// of the plan's length in the metric, to one decimal ([`gap_percent`]); 0 for an
+    /// optimal plan.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap_percent: Option<f64>,
     /// Seconds until the first plan was found.
     #[serde(
         default,
@@ -295,6 +300,7 @@ impl LevelReport {
             pushes: None,
             optimal: None,
             lower_bound: None,
+            gap_percent: None,
             first_seconds: None,
             found_by: None,
             k: None,
@@ -360,6 +366,9 @@ impl LevelReport {
                 r.moves = Some(plan.move_count());
                 r.pushes = Some(plan.push_count());
                 r.optimal = Some(optimal.then_some(o.metric));
+                r.gap_percent = o
+                    .lower_bound
+                    .map(|bound| gap_percent(plan.count(o.metric), bound));
             }
             Verdict::Unsolvable { reason } => r.message = Some(reason.clone()),
             Verdict::NoPlan { bound } => {
@@ -396,6 +405,16 @@ impl LevelReport {
             r.reason = r.message.clone();
         }
         r
+    }
+
+    /// How far the plan is above its proven bound, in percent (`gap_percent`; 0 for a
+    /// plan proved optimal, also in reports written before the field existed); `None`
+    /// without a plan or a bound.
+    pub fn bound_gap(&self) -> Option<f64> {
+        if self.optimal.flatten().is_some() {
+            return Some(0.0);
+        }
+        self.gap_percent
     }
 
     /// Whether this is an input error.
@@ -445,7 +464,10 @@ impl LevelReport {
                     (Some(false), Some(why)) => format!("optimal in {m} (not certified: {why})"),
                     _ => format!("optimal in {m}"),
                 },
-                (None, Some(lb)) => format!("optimal ≥ {lb}"),
+                (None, Some(lb)) => match self.gap_percent {
+                    Some(gap) => format!("optimal ≥ {lb} (gap {gap:.1}%)"),
+                    None => format!("optimal ≥ {lb}"),
+                },
                 (None, None) => "optimality not proved".to_string(),
             };
             out.push_str(&format!("  moves {moves}, pushes {pushes}, {optimal}\n"));
@@ -497,6 +519,17 @@ impl LevelReport {
     }
 }
 
+/// How far a plan of `length` steps is above the proven lower `bound` on the optimum,
+/// in percent of the plan: (length − bound) / length × 100, rounded to one decimal.
+/// A bound at or above the plan (an optimal plan) gives 0.
+pub fn gap_percent(length: usize, bound: usize) -> f64 {
+    if length == 0 {
+        return 0.0;
+    }
+    let gap = length.saturating_sub(bound) as f64 / length as f64 * 100.0;
+    (gap * 10.0).round() / 10.0
+}
+
 /// "1 window", "2 windows", "1 push", "2 pushes".
 pub(crate) fn plural(n: u64, word: &str) -> String {
     match (n, word.ends_with('h')) {
@@ -529,5 +562,47 @@ mod tests {
         let back = LevelReport::from_json(&e.to_json()).unwrap();
         assert!(back.is_input_error());
         assert_eq!(back.exit_code(), EXIT_INPUT);
+    }
+
+    #[test]
+    fn the_gap_is_the_share_of_the_plan_above_the_bound() {
+        assert_eq!(gap_percent(97, 90), 7.2);
+        assert_eq!(gap_percent(100, 99), 1.0);
+        assert_eq!(gap_percent(3, 2), 33.3);
+        assert_eq!(gap_percent(8, 8), 0.0);
+        assert_eq!(gap_percent(8, 9), 0.0);
+        assert_eq!(gap_percent(0, 0), 0.0);
+    }
+
+    #[test]
+    fn a_plan_above_its_bound_shows_the_gap() {
+        let mut r = LevelReport::new("f.xsb", Some(3), None, Status::Solved);
+        (r.moves, r.pushes, r.lower_bound) = (Some(230), Some(97), Some(90));
+        r.optimal = Some(None);
+        r.gap_percent = Some(gap_percent(97, 90));
+        assert!(
+            r.to_text()
+                .contains("  moves 230, pushes 97, optimal ≥ 90 (gap 7.2%)\n"),
+            "{}",
+            r.to_text()
+        );
+        let line = r.to_json();
+        assert!(
+            line.contains(r#""lower_bound":90,"gap_percent":7.2,"#),
+            "{line}"
+        );
+        assert_eq!(
+            LevelReport::from_json(&line).unwrap().gap_percent,
+            Some(7.2)
+        );
+        // Optimal: the gap is 0 and the text says optimal.
+        r.optimal = Some(Some(Metric::Pushes));
+        (r.lower_bound, r.gap_percent) = (Some(97), Some(0.0));
+        assert!(r.to_text().contains("pushes 97, optimal in pushes\n"));
+        assert_eq!(r.bound_gap(), Some(0.0));
+        // No bound: no gap.
+        (r.optimal, r.lower_bound, r.gap_percent) = (Some(None), None, None);
+        assert!(r.to_text().contains("pushes 97, optimality not proved\n"));
+        assert_eq!(r.bound_gap(), None);
     }
 }
