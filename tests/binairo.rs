@@ -1,14 +1,17 @@
 //! Binairo: the SAT route and the two CSP engines against brute force on random 6×6
 //! clue sets (the oracle), the bundled puzzles, the command line (verdicts, JSON, exit
-//! codes, errors with line and column) and generation.
+//! codes, errors with line and column), the traces of the CSP searches, the answers
+//! file and generation.
 
 mod common;
 
 use common::Rng;
 use common::cli::{expect_code, json_lines, str_field, u64_field};
 use satsoko::binairo::brute::count_solutions;
-use satsoko::binairo::csp::{forward_checking, maintained_arc_consistency};
-use satsoko::binairo::grid::{Puzzle, parse};
+use satsoko::binairo::csp::{
+    Assigned, TraceEvent, forward_checking, maintained_arc_consistency, no_trace,
+};
+use satsoko::binairo::grid::{Puzzle, is_solution, parse};
 use satsoko::binairo::solve::solve_sat;
 use satsoko::engine::Stop;
 use satsoko::sat::VarisatBackend;
@@ -46,13 +49,17 @@ fn sat_and_both_csp_engines_count_as_brute_force_does() {
             .unwrap();
         assert_eq!(sat.solutions.len(), expected, "sat on {:?}", p.cells);
         assert_eq!(
-            forward_checking(&p, CAP, &never).unwrap().len(),
+            forward_checking(&p, CAP, &never, &mut no_trace)
+                .unwrap()
+                .len(),
             expected,
             "fc on {:?}",
             p.cells
         );
         assert_eq!(
-            maintained_arc_consistency(&p, CAP, &never).unwrap().len(),
+            maintained_arc_consistency(&p, CAP, &never, &mut no_trace)
+                .unwrap()
+                .len(),
             expected,
             "mac on {:?}",
             p.cells
@@ -331,4 +338,267 @@ fn a_time_limit_per_puzzle_ends_with_a_timeout() {
     );
     let lines = json_lines(&run);
     assert!(lines.iter().all(|l| str_field(l, "status") == "timeout"));
+}
+
+/// The first puzzle of `file`.
+fn first_puzzle(file: &str) -> Puzzle {
+    parse(&std::fs::read_to_string(file).unwrap())
+        .remove(0)
+        .unwrap()
+}
+
+/// A CSP search's trace replayed on the grid: the values in force, level by level
+/// (level 0 the givens and what they force). Each value set must fall on a cell
+/// nothing in force holds yet; the grids in force at the solutions are returned.
+fn replay(p: &Puzzle, trace: &[TraceEvent]) -> Vec<Vec<bool>> {
+    let mut levels: Vec<Vec<Option<bool>>> = vec![p.cells.clone()];
+    let mut solutions = Vec::new();
+    for e in trace {
+        let set = |levels: &mut Vec<Vec<Option<bool>>>, a: &Assigned| {
+            let cells: Vec<(usize, bool)> = match a {
+                Assigned::Cell { row, col, value } => vec![(row * p.cols + col, *value)],
+                Assigned::Row { row, pattern } => (pattern.iter().enumerate())
+                    .map(|(c, &v)| (row * p.cols + c, v))
+                    .collect(),
+                Assigned::Column { col, pattern } => (pattern.iter().enumerate())
+                    .map(|(r, &v)| (r * p.cols + col, v))
+                    .collect(),
+            };
+            let grid = levels.last_mut().unwrap();
+            for (i, v) in cells {
+                assert!(
+                    grid[i].is_none_or(|old| old == v),
+                    "{e:?} contradicts a cell"
+                );
+                grid[i] = Some(v);
+            }
+        };
+        match e {
+            TraceEvent::Decision { depth, assigned } => {
+                assert!(*depth >= 1 && *depth <= levels.len(), "{e:?}");
+                levels.truncate(*depth);
+                levels.push(levels[depth - 1].clone());
+                set(&mut levels, assigned);
+            }
+            TraceEvent::Forced { depth, assigned } => {
+                assert_eq!(*depth, levels.len() - 1, "{e:?}");
+                set(&mut levels, assigned);
+            }
+            // Depth 0: the givens and what they force break a rule; nothing follows.
+            TraceEvent::Backtrack { depth } => {
+                assert!(*depth < levels.len(), "{e:?}");
+                levels.truncate(*depth);
+            }
+            TraceEvent::Solution => {
+                let grid: Option<Vec<bool>> = levels.last().unwrap().iter().copied().collect();
+                solutions.push(grid.expect("a solution fills every cell"));
+            }
+        }
+    }
+    solutions
+}
+
+#[test]
+fn the_traces_replay_to_the_solutions_the_searches_report() {
+    let never = Stop::never();
+    for p in random_puzzles(51, 150) {
+        let mut fc = Vec::new();
+        let found = forward_checking(&p, 30, &never, &mut |e| fc.push(e)).unwrap();
+        assert_eq!(replay(&p, &fc), found, "fc on {:?}", p.cells);
+        let mut mac = Vec::new();
+        let found = maintained_arc_consistency(&p, 30, &never, &mut |e| mac.push(e));
+        assert_eq!(replay(&p, &mac), found.unwrap(), "mac on {:?}", p.cells);
+    }
+}
+
+#[test]
+fn forward_checking_propagates_the_givens_then_branches_on_the_first_open_cell() {
+    let p = first_puzzle("levels/binairo/unique.txt");
+    let mut trace = Vec::new();
+    let found = forward_checking(&p, 2, &Stop::never(), &mut |e| trace.push(e)).unwrap();
+    assert_eq!(found.len(), 1);
+    assert!(is_solution(&p, &found[0]));
+    let cell = |row, col, value| Assigned::Cell { row, col, value };
+    let forced = |row, col, value| TraceEvent::Forced {
+        depth: 0,
+        assigned: cell(row, col, value),
+    };
+    // The givens force four zeros; the first open cell then is the top left one, and 0
+    // is tried first.
+    assert_eq!(
+        trace[..6],
+        [
+            forced(2, 5, false),
+            forced(3, 1, false),
+            forced(2, 0, false),
+            forced(5, 0, false),
+            TraceEvent::Decision {
+                depth: 1,
+                assigned: cell(0, 0, false)
+            },
+            TraceEvent::Forced {
+                depth: 1,
+                assigned: cell(0, 2, true)
+            },
+        ]
+    );
+    let count = |f: fn(&TraceEvent) -> bool| trace.iter().filter(|e| f(e)).count();
+    assert_eq!(count(|e| matches!(e, TraceEvent::Decision { .. })), 54);
+    assert_eq!(count(|e| matches!(e, TraceEvent::Backtrack { .. })), 27);
+    assert_eq!(count(|e| *e == TraceEvent::Solution), 1);
+    // Every decision is the first open cell in row-major order.
+    let mut open: Vec<Vec<bool>> = vec![p.cells.iter().map(Option::is_none).collect()];
+    for e in &trace {
+        match e {
+            TraceEvent::Decision {
+                depth,
+                assigned: Assigned::Cell { row, col, .. },
+            } => {
+                open.truncate(*depth);
+                let now = open.last().unwrap().clone();
+                assert_eq!(
+                    now.iter().position(|&o| o),
+                    Some(row * p.cols + col),
+                    "{e:?}"
+                );
+                open.push(now);
+                open.last_mut().unwrap()[row * p.cols + col] = false;
+            }
+            TraceEvent::Forced {
+                assigned: Assigned::Cell { row, col, .. },
+                ..
+            } => {
+                open.last_mut().unwrap()[row * p.cols + col] = false;
+            }
+            TraceEvent::Backtrack { depth } => open.truncate(*depth),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn trace_prints_the_search_up_to_its_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("one.txt");
+    let text = std::fs::read_to_string("levels/binairo/unique.txt").unwrap();
+    let first: String = text.split("\n\n").nth(1).unwrap().to_string() + "\n";
+    std::fs::write(&file, &first).unwrap();
+    let f = file.to_str().unwrap();
+    let args = [
+        "binairo",
+        f,
+        "--engine",
+        "fc",
+        "--trace",
+        "--trace-limit",
+        "3",
+    ];
+    let run = expect_code(&args, 0);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let header = format!("{f} puzzle 1: the search, step by step");
+    assert_eq!(
+        lines[..6],
+        [
+            &header[..],
+            "  depth 0: forced r3c6 = 0",
+            "  depth 0: forced r4c2 = 0",
+            "  depth 0: forced r3c1 = 0",
+            "  … 363 more events left out (the first 3 are shown; --trace-limit sets how many)",
+            "  search: 54 decisions, 284 forced, 27 backtracks, 1 solution",
+        ],
+        "{run:?}"
+    );
+    assert!(
+        lines[6].starts_with(&format!("{f} puzzle 1 (seed 11 #1")),
+        "{run:?}"
+    );
+    // mac traces whole lines.
+    let run = expect_code(&["binairo", f, "--engine", "mac", "--trace"], 0);
+    assert!(run.stdout.contains("depth 1: decide "), "{run:?}");
+    assert!(
+        run.stdout.contains(" = 0") && run.stdout.contains("row "),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("  search: "), "{run:?}");
+    // The SAT engine has no search to show; a JSON line has no room for one.
+    let run = expect_code(&["binairo", f, "--trace"], 2);
+    assert!(
+        run.stderr.contains("--engine fc or --engine mac"),
+        "{run:?}"
+    );
+    assert_eq!(run.stdout, "");
+    let run = expect_code(&["binairo", f, "--engine", "fc", "--trace", "--json"], 2);
+    assert!(run.stderr.contains("--json"), "{run:?}");
+    expect_code(&["binairo", f, "--trace-limit", "3"], 2);
+}
+
+#[test]
+fn output_writes_the_solutions_as_grids() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("answers.txt");
+    let o = out.to_str().unwrap();
+    let files = [
+        "levels/binairo/multiple.txt",
+        "levels/binairo/unsolvable.txt",
+    ];
+    let run = expect_code(
+        &[
+            &["binairo", "-o", o, "--count", "2"][..],
+            &files,
+            &["--json"],
+        ]
+        .concat(),
+        3,
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    // One grid per solution printed, in order, each titled by its puzzle; a puzzle with
+    // none is a comment.
+    let printed: Vec<Vec<String>> = json_lines(&run)
+        .iter()
+        .flat_map(|v| v["grids"].as_array().cloned().unwrap_or_default())
+        .map(|g| serde_json::from_value(g).unwrap())
+        .collect();
+    let written: Vec<Puzzle> = parse(&text).into_iter().map(Result::unwrap).collect();
+    assert_eq!(written.len(), printed.len());
+    assert!(!written.is_empty());
+    for (grid, rows) in written.iter().zip(&printed) {
+        let cells: Vec<bool> = grid.cells.iter().map(|c| c.unwrap()).collect();
+        assert!(is_solution(grid, &cells));
+        let back: Vec<String> = cells
+            .chunks(grid.cols)
+            .map(|r| r.iter().map(|&v| if v { '1' } else { '0' }).collect())
+            .collect();
+        assert_eq!(&back, rows);
+    }
+    let title = written[1].title.as_deref().unwrap();
+    assert!(
+        title.starts_with("levels/binairo/multiple.txt puzzle 1"),
+        "{title}"
+    );
+    assert!(
+        title.ends_with("more than one solution; solution 2 of 2 written"),
+        "{title}"
+    );
+    assert!(
+        text.contains(
+            "; levels/binairo/unsolvable.txt puzzle 1 (unsolvable 1 (6x6)): no solution\n"
+        ),
+        "{text}"
+    );
+    // The file read back: every grid is a puzzle with all its cells given.
+    let run = expect_code(&["binairo", o, "--engine", "mac"], 0);
+    assert!(
+        run.stdout
+            .lines()
+            .last()
+            .unwrap()
+            .contains(&format!("{} unique", written.len()))
+    );
+    // A path that cannot be written is an input error naming it, before any solving.
+    let bad = dir.path().join("no/such/dir/answers.txt");
+    let b = bad.to_str().unwrap();
+    let run = expect_code(&["binairo", files[0], "-o", b], 1);
+    assert!(run.stderr.contains(&format!("cannot write {b}")), "{run:?}");
+    assert_eq!(run.stdout, "");
+    expect_code(&["binairo", "--generate", "1", "--output", o], 2);
 }

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use satsoko::analysis::Analysis;
-use satsoko::binairo::csp::{forward_checking, maintained_arc_consistency};
+use satsoko::binairo::csp::{forward_checking, maintained_arc_consistency, no_trace};
 use satsoko::binairo::generate::to_text;
 use satsoko::binairo::grid::{self, is_solution};
 use satsoko::binairo::solve::solve_sat;
@@ -461,8 +461,8 @@ fn run_binairo(text: &str, counts: &Counts, rng: &mut Rng) -> bool {
         }
         // The engines stop at a deadline; a stopped one is compared with nothing.
         let stop = Stop::new(Some(Instant::now() + Duration::from_millis(20)));
-        let fc = forward_checking(&puzzle, 2, &stop);
-        let mac = maintained_arc_consistency(&puzzle, 2, &stop);
+        let fc = forward_checking(&puzzle, 2, &stop, &mut no_trace);
+        let mac = maintained_arc_consistency(&puzzle, 2, &stop, &mut no_trace);
         for grid in fc.iter().chain(&mac).flatten() {
             assert!(is_solution(&puzzle, grid), "a CSP solution breaks a rule");
         }

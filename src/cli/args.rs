@@ -538,6 +538,18 @@ pub struct BinairoArgs {
     /// One JSON object per puzzle per line instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Print the search of --engine fc or mac as it goes: each decision, each value
+    /// propagation forces, each backtrack and each solution (at most --trace-limit
+    /// events per puzzle).
+    #[arg(long, conflicts_with_all = ["json", "encode", "generate"])]
+    pub trace: bool,
+    /// The most trace events printed per puzzle; the others are counted.
+    #[arg(long, default_value_t = 1000, value_name = "N", requires = "trace")]
+    pub trace_limit: usize,
+    /// Also write the solutions to FILE as Binairo grids (the puzzle format), each
+    /// after a comment naming its puzzle.
+    #[arg(short = 'o', long, value_name = "FILE", conflicts_with_all = ["encode", "generate"])]
+    pub output: Option<PathBuf>,
     /// Write each puzzle's formula as DIMACS into DIR (<file stem>-<puzzle>.cnf, every
     /// variable named in comments) instead of solving.
     #[arg(long, value_name = "DIR")]

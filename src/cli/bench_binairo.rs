@@ -15,6 +15,7 @@ use super::binairo::answer;
 use super::interrupt::on_ctrl_c;
 use super::report::{EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK};
 use super::say;
+use crate::binairo::csp::no_trace;
 use crate::binairo::grid::{Puzzle, parse};
 
 /// One engine's result on one puzzle (a CSV row, or a JSON line).
@@ -128,7 +129,7 @@ pub fn run(args: &BenchArgs) -> i32 {
 fn solve(file: &str, p: &Puzzle, engine: BinairoEngine, args: &BenchArgs, timeout: f64) -> Row {
     let started = Instant::now();
     let stop = on_ctrl_c().with_deadline(Some(started + Duration::from_secs_f64(timeout)));
-    let result = answer(p, engine, args.engine.solver, 2, &stop);
+    let result = answer(p, engine, args.engine.solver, 2, &stop, &mut no_trace);
     let seconds = started.elapsed().as_secs_f64();
     let mut row = Row {
         file: file.to_string(),

@@ -1,6 +1,7 @@
 //! `satsoko binairo`: solves Binairo puzzles with the SAT solver or a CSP baseline and
 //! says whether the solution is unique, or generates puzzles.
 
+use std::io::Write as _;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -8,9 +9,12 @@ use serde_json::json;
 use super::args::{BinairoArgs, BinairoEngine, SolverArg};
 use super::interrupt::on_ctrl_c;
 use super::report::{
-    EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TIMEOUT, EXIT_UNSOLVABLE, EXIT_USAGE,
+    EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TIMEOUT, EXIT_UNSOLVABLE, EXIT_USAGE, plural,
 };
-use crate::binairo::csp::{forward_checking, maintained_arc_consistency};
+use super::trace::BoundedTrace;
+use crate::binairo::csp::{
+    Assigned, TraceEvent, forward_checking, maintained_arc_consistency, no_trace,
+};
 use crate::binairo::encode::BinairoFormula;
 use crate::binairo::generate::{Rng, generate, to_text};
 use crate::binairo::grid::{Puzzle, parse, rows_of};
@@ -29,13 +33,15 @@ fn backend(solver: SolverArg, stop: Option<&Stop>) -> Result<Box<dyn SatBackend>
 }
 
 /// Solves one puzzle with `engine`, looking for `count` solutions (at least two, to
-/// tell unique from multiple); `Ok(None)` when `stop` ended it first.
+/// tell unique from multiple); `Ok(None)` when `stop` ended it first. The CSP engines
+/// send each step of their search to `trace`.
 pub(super) fn answer(
     p: &Puzzle,
     engine: BinairoEngine,
     solver: SolverArg,
     count: usize,
     stop: &Stop,
+    trace: &mut dyn FnMut(TraceEvent),
 ) -> Result<Option<Answer>, String> {
     let cap = count.max(2);
     let csp = |found: Option<Vec<Vec<bool>>>| {
@@ -48,8 +54,8 @@ pub(super) fn answer(
     };
     match engine {
         BinairoEngine::Sat => solve_sat(p, backend(solver, Some(stop))?, count),
-        BinairoEngine::Fc => Ok(csp(forward_checking(p, cap, stop))),
-        BinairoEngine::Mac => Ok(csp(maintained_arc_consistency(p, cap, stop))),
+        BinairoEngine::Fc => Ok(csp(forward_checking(p, cap, stop, trace))),
+        BinairoEngine::Mac => Ok(csp(maintained_arc_consistency(p, cap, stop, trace))),
     }
 }
 
@@ -58,6 +64,23 @@ pub fn run(args: &BinairoArgs) -> i32 {
     if let Some(n) = args.generate {
         return run_generate(args, n);
     }
+    if args.trace && args.engine == BinairoEngine::Sat {
+        eprintln!(
+            "error: --trace shows the search of --engine fc or mac; the SAT engine (the \
+             default) makes its choices inside the solver (add --engine fc or --engine mac)"
+        );
+        return EXIT_USAGE;
+    }
+    let mut output = match &args.output {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Some((path.as_path(), std::io::BufWriter::new(f))),
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return EXIT_INPUT;
+            }
+        },
+        None => None,
+    };
     let mut code = EXIT_OK;
     let mut tally: Vec<(Verdict, f64)> = Vec::new();
     let (mut errors, mut timeouts) = (0, 0);
@@ -96,10 +119,47 @@ pub fn run(args: &BinairoArgs) -> i32 {
                 }
                 continue;
             }
+            let mut trace = args.trace.then(|| {
+                super::say(&format!("{file} puzzle {number}: the search, step by step"));
+                SearchTrace::new(args.trace_limit)
+            });
             let started = Instant::now();
             let stop =
                 ctrl_c.with_deadline(args.timeout.map(|t| started + Duration::from_secs_f64(t)));
-            let a = match answer(&p, args.engine, args.solver, args.count, &stop) {
+            let result = match &mut trace {
+                Some(t) => answer(&p, args.engine, args.solver, args.count, &stop, &mut |e| {
+                    t.event(e)
+                }),
+                None => answer(
+                    &p,
+                    args.engine,
+                    args.solver,
+                    args.count,
+                    &stop,
+                    &mut no_trace,
+                ),
+            };
+            if let Some(t) = &trace {
+                t.finish();
+            }
+            let outcome = match &result {
+                Ok(Some(a)) => verdict_words(a.verdict),
+                Ok(None) => "no answer",
+                Err(_) => "error",
+            };
+            if let Some((path, out)) = &mut output
+                && let Err(e) = write_answers(
+                    out,
+                    &file,
+                    &p,
+                    result.as_ref().ok().and_then(Option::as_ref),
+                    outcome,
+                )
+            {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return EXIT_INPUT;
+            }
+            let a = match result {
                 Ok(Some(a)) => a,
                 Ok(None) => {
                     let seconds = started.elapsed().as_secs_f64();
@@ -147,7 +207,118 @@ pub fn run(args: &BinairoArgs) -> i32 {
     if !args.json && tally.len() + errors + timeouts > 1 {
         super::say(&summary(&tally, errors, timeouts));
     }
+    if let Some((path, out)) = &mut output
+        && let Err(e) = out.flush()
+    {
+        eprintln!("error: cannot write {}: {e}", path.display());
+        return EXIT_INPUT;
+    }
     code
+}
+
+/// Writes the answer to puzzle `p` of `file` to `out` in the puzzle format: each
+/// solution found as a grid after a comment naming the puzzle (its title when read
+/// back), or, without a solution, the comment alone saying what became of it.
+fn write_answers(
+    out: &mut impl std::io::Write,
+    file: &str,
+    p: &Puzzle,
+    a: Option<&Answer>,
+    outcome: &str,
+) -> std::io::Result<()> {
+    let name = match &p.title {
+        Some(t) => format!("{file} puzzle {} ({t})", p.number),
+        None => format!("{file} puzzle {}", p.number),
+    };
+    let solutions = a.map_or(&[][..], |a| &a.solutions[..]);
+    if solutions.is_empty() {
+        return writeln!(out, "; {name}: {outcome}\n");
+    }
+    for (k, grid) in solutions.iter().enumerate() {
+        let which = if solutions.len() > 1 {
+            format!("; solution {} of {} written", k + 1, solutions.len())
+        } else {
+            String::new()
+        };
+        writeln!(out, "; {name}: {outcome}{which}")?;
+        for row in rows_of(p.cols, grid) {
+            writeln!(out, "{row}")?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// A CSP search's trace as `--trace` prints it: each event as it comes, up to the
+/// limit, then the count of those left out and the totals.
+struct SearchTrace {
+    lines: BoundedTrace,
+    decisions: u64,
+    forced: u64,
+    backtracks: u64,
+    solutions: u64,
+}
+
+impl SearchTrace {
+    fn new(limit: usize) -> SearchTrace {
+        SearchTrace {
+            lines: BoundedTrace::new(limit),
+            decisions: 0,
+            forced: 0,
+            backtracks: 0,
+            solutions: 0,
+        }
+    }
+
+    /// Counts `e` and prints it (within the limit).
+    fn event(&mut self, e: TraceEvent) {
+        match &e {
+            TraceEvent::Decision { .. } => self.decisions += 1,
+            TraceEvent::Forced { .. } => self.forced += 1,
+            TraceEvent::Backtrack { .. } => self.backtracks += 1,
+            TraceEvent::Solution => self.solutions += 1,
+        }
+        self.lines.line(|| match e {
+            TraceEvent::Decision { depth, assigned } => {
+                format!("  depth {depth}: decide {}", words(&assigned))
+            }
+            TraceEvent::Forced { depth, assigned } => {
+                format!("  depth {depth}: forced {}", words(&assigned))
+            }
+            TraceEvent::Backtrack { depth: 0 } => "  the givens break a rule".to_string(),
+            TraceEvent::Backtrack { depth } => {
+                format!("  depth {depth}: dead end, back to depth {}", depth - 1)
+            }
+            TraceEvent::Solution => "  solution".to_string(),
+        });
+    }
+
+    /// Prints the count of the events left out and the totals.
+    fn finish(&self) {
+        self.lines.finish();
+        let decisions = plural(self.decisions, "decision");
+        let backtracks = plural(self.backtracks, "backtrack");
+        let solutions = plural(self.solutions, "solution");
+        let forced = self.forced;
+        super::say(&format!(
+            "  search: {decisions}, {forced} forced, {backtracks}, {solutions}"
+        ));
+    }
+}
+
+/// A traced value in words: `r2c5 = 1`, `row 3 = 010110`, `column 1 = 100110`
+/// (rows and columns from 1).
+fn words(a: &Assigned) -> String {
+    let digits = |pattern: &[bool]| rows_of(pattern.len(), pattern).concat();
+    match a {
+        Assigned::Cell { row, col, value } => {
+            format!("r{}c{} = {}", row + 1, col + 1, u8::from(*value))
+        }
+        Assigned::Row { row, pattern } => format!("row {} = {}", row + 1, digits(pattern)),
+        Assigned::Column { col, pattern } => {
+            format!("column {} = {}", col + 1, digits(pattern))
+        }
+    }
 }
 
 /// The last line of a run over several puzzles: the verdicts and the times.
@@ -165,6 +336,15 @@ fn summary(tally: &[(Verdict, f64)], errors: usize, timeouts: usize) -> String {
         count(Verdict::Multiple),
         count(Verdict::Unsolvable),
     )
+}
+
+/// A verdict as the text report and the answers file say it.
+fn verdict_words(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Unique => "unique solution",
+        Verdict::Multiple => "more than one solution",
+        Verdict::Unsolvable => "no solution",
+    }
 }
 
 fn print_answer(args: &BinairoArgs, file: &str, p: &Puzzle, a: &Answer, seconds: f64) {
@@ -192,11 +372,7 @@ fn print_answer(args: &BinairoArgs, file: &str, p: &Puzzle, a: &Answer, seconds:
         Some(t) => format!("puzzle {} ({t})", p.number),
         None => format!("puzzle {}", p.number),
     };
-    let what = match a.verdict {
-        Verdict::Unique => "unique solution".to_string(),
-        Verdict::Multiple => "more than one solution".to_string(),
-        Verdict::Unsolvable => "no solution".to_string(),
-    };
+    let what = verdict_words(a.verdict);
     super::say(&format!("{file} {name}: {what} ({:.3} s)", seconds));
     for (k, grid) in grids.iter().enumerate() {
         if grids.len() > 1 {

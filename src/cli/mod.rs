@@ -18,6 +18,7 @@ mod solutions;
 mod solve;
 pub mod svg;
 mod sweep;
+mod trace;
 mod verify;
 mod worker;
 
