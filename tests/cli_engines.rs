@@ -378,4 +378,106 @@ fn bdd_is_move_optimal_and_proves_unsolvable_by_its_fixpoint() {
         run.stderr.contains("ice") && run.stderr.contains("astar"),
         "{run:?}"
     );
+
+// The A* trace
+
+/// The `N: f F = g G + h H, …` lines of an A* trace: (f, g, h, the rest).
+fn traced_nodes(stdout: &str) -> Vec<(u64, u64, u64, String)> {
+    stdout
+        .lines()
+        .filter_map(|line| {
+            let (_, rest) = line.trim_start().split_once(": f ")?;
+            let (f, rest) = rest.split_once(" = g ")?;
+            let (g, rest) = rest.split_once(" + h ")?;
+            let (h, rest) = rest.split_once(", ")?;
+            Some((
+                f.parse().ok()?,
+                g.parse().ok()?,
+                h.parse().ok()?,
+                rest.to_string(),
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn astar_traces_each_expansion_with_f_g_and_h() {
+    use satsoko::analysis::Analysis;
+    let text = std::fs::read_to_string(MICROBAN).unwrap();
+    let level = satsoko::level::parse_xsb(MICROBAN, &text)
+        .unwrap()
+        .remove(0);
+    let analysis = Analysis::new(&level);
+    let start_h = analysis.heuristic.potential(level.box_cells()).max(0) as u64;
+
+    let run = expect_code(
+        &[MICROBAN, "--level", "1", "--engine", "astar", "--trace"],
+        0,
+    );
+    assert!(
+        run.stdout
+            .starts_with("levels/microban.xsb level 1: the search, node by node\n"),
+        "{run:?}"
+    );
+    let nodes = traced_nodes(&run.stdout);
+    // The root: no pushes yet, the heuristic's bound of the start.
+    assert_eq!(nodes[0], (start_h, 0, start_h, "the start".to_string()));
+    for (f, g, h, via) in &nodes {
+        assert_eq!(*f, g + h, "{via}");
+        // An admissible heuristic expands nothing above the optimum, 8 pushes.
+        assert!(*f <= 8, "{via}");
+    }
+    let last = nodes.last().unwrap();
+    assert_eq!((last.0, last.1, last.2), (8, 8, 0));
+    assert!(last.3.starts_with("after pushing r") && last.3.ends_with(": solved"));
+    let count = format!("  search: {} nodes traced\n", nodes.len());
+    assert!(run.stdout.contains(&count), "{run:?}");
+    assert!(run.stdout.contains("optimal in pushes"), "{run:?}");
+
+    // Over whole states (--optimize moves) the heuristic is consistent: f never falls.
+    let args = [
+        MICROBAN,
+        "--level",
+        "1",
+        "--engine",
+        "astar",
+        "--optimize",
+        "moves",
+    ];
+    let run = expect_code(
+        &[&args[..], &["--trace", "--trace-limit", "100000"]].concat(),
+        0,
+    );
+    let nodes = traced_nodes(&run.stdout);
+    assert_eq!((nodes[0].1, nodes[0].3.as_str()), (0, "the start"));
+    assert!(nodes.iter().all(|(f, g, h, _)| *f == g + h));
+    assert!(nodes.windows(2).all(|w| w[0].0 <= w[1].0), "{run:?}");
+    assert_eq!(nodes.last().unwrap().1, 33);
+
+    // The limit: the first lines, then a count of the others.
+    let run = expect_code(&[&args[..], &["--trace", "--trace-limit", "3"]].concat(), 0);
+    assert_eq!(traced_nodes(&run.stdout).len(), 3);
+    let left_out = format!(
+        "  … {} more nodes left out (the first 3 are shown; --trace-limit sets how many)\n",
+        nodes.len() - 3
+    );
+    assert!(run.stdout.contains(&left_out), "{run:?}");
+}
+
+#[test]
+fn only_astar_traces_its_search() {
+    for engine in ["auto", "pdr", "finder", "anytime", "unroll", "subgoals"] {
+        // (--optimize none: the plan finders would refuse a proof first.)
+        let args = [MICROBAN, "--level", "1", "--optimize", "none", "--trace"];
+        let run = expect_code(&[&args[..], &["--engine", engine]].concat(), 2);
+        assert!(
+            run.stderr.contains("--trace") && run.stderr.contains("add --engine astar"),
+            "{engine}: {run:?}"
+        );
+        assert_eq!(run.stdout, "");
+    }
+    // A JSON line has no room for a trace; a limit needs a trace.
+    let args = [MICROBAN, "--engine", "astar", "--level", "1"];
+    expect_code(&[&args[..], &["--trace", "--json"]].concat(), 2);
+    expect_code(&[&args[..], &["--trace-limit", "5"]].concat(), 2);
 }

@@ -499,6 +499,13 @@ pub struct SolveArgs {
     /// and JSoko read them; nothing else of the text changes. PATH may be the input.
     #[arg(long, value_name = "PATH")]
     pub solutions: Option<PathBuf>,
+    /// Print each expansion of the search (f, g, h and the push or move that led
+    /// there) as it goes, at most --trace-limit per level: --engine astar only.
+    #[arg(long, conflicts_with = "json")]
+    pub trace: bool,
+    /// The most expansions --trace prints per level; the others are counted.
+    #[arg(long, default_value_t = 1000, value_name = "N", requires = "trace")]
+    pub trace_limit: usize,
     /// Encoding and solver.
     #[command(flatten)]
     pub engine: EngineArgs,

@@ -262,7 +262,7 @@ struct SearchTrace {
 impl SearchTrace {
     fn new(limit: usize) -> SearchTrace {
         SearchTrace {
-            lines: BoundedTrace::new(limit),
+            lines: BoundedTrace::new(limit, "events"),
             decisions: 0,
             forced: 0,
             backtracks: 0,

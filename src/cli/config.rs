@@ -24,6 +24,9 @@ pub struct SolveConfig {
     pub timeout: Option<Duration>,
     /// The input format forced with `--format`.
     pub format: Option<Format>,
+    /// With `--trace`: the most expansions printed per level (`None`: no trace).
+    #[serde(default)]
+    pub trace: Option<usize>,
 }
 
 /// What a configuration is for: some commands need more of the engine.
@@ -82,7 +85,29 @@ impl SolveConfig {
             request,
             timeout: timeout.map(Duration::from_secs_f64),
             format: format.map(format_of),
+            trace: None,
         })
+    }
+
+    /// Traces the search of every level, printing at most `limit` expansions of each;
+    /// `Err` (a usage error) unless the engine named is one that traces its search.
+    pub fn trace(&mut self, limit: usize) -> Result<(), String> {
+        let tracing: Vec<&str> = (engine::ENGINES.iter())
+            .filter(|e| e.about().traces)
+            .map(|e| e.about().name)
+            .collect();
+        match self.engine {
+            EngineChoice::Named(e) if e.about().traces => {
+                self.trace = Some(limit);
+                Ok(())
+            }
+            _ => Err(format!(
+                "--trace prints the expansions of --engine {}, the only engine that traces \
+                 its search; add --engine {}",
+                tracing.join(" or "),
+                tracing[0]
+            )),
+        }
     }
 
     /// [`SolveConfig::new`] with a refusal printed on stderr: `Err` holds the exit code

@@ -11,10 +11,12 @@ use super::config::{Purpose, SolveConfig};
 use super::input::selected_levels;
 use super::interrupt;
 use super::progress::LevelProgress;
-use super::report::{EXIT_INPUT, EXIT_INTERRUPTED, ErrorKind, LevelReport};
+use super::report::{EXIT_INPUT, EXIT_INTERRUPTED, EXIT_USAGE, ErrorKind, LevelReport};
+use super::say;
 use super::solutions::SolutionsOut;
+use super::trace::ExpansionTrace;
 use crate::analysis::Analysis;
-use crate::engine::{self, Incumbent, SolveError, Stop};
+use crate::engine::{self, Analysed, Incumbent, SearchTrace, SolveError, Stop};
 use crate::game::Metric;
 use crate::game::{State, apply_move};
 use crate::level::{Direction, Level};
@@ -39,11 +41,17 @@ fn solve_levels(
     solutions: &mut Option<SolutionsOut>,
 ) -> i32 {
     let purpose = Purpose::Solve;
-    let config =
+    let mut config =
         match SolveConfig::or_usage(&args.engine, args.max_steps, args.timeout, format, purpose) {
             Ok(config) => config,
             Err(code) => return code,
         };
+    if args.trace
+        && let Err(e) = config.trace(args.trace_limit)
+    {
+        eprintln!("error: {e}");
+        return EXIT_USAGE;
+    }
     let jobs = selected_levels(&args.files, args.level.as_ref(), config.format);
     let ctrl_c = interrupt::on_ctrl_c();
     let total = jobs.len();
@@ -83,13 +91,24 @@ fn solve_levels(
                 let label = format!("{name} #{} [{}/{total}]", level.number, i + 1);
                 let stop = ctrl_c.with_deadline(config.timeout.map(|t| Instant::now() + t));
                 let metric = config.request.metric;
-                watched(&label, metric, |board| {
-                    let (mut report, analysis) = solve_level(&config, &name, &level, &stop, board);
+                let trace = config.trace.map(|limit| {
+                    let number = level.number;
+                    say(&format!("{name} level {number}: the search, node by node"));
+                    ExpansionTrace::new(&level, limit)
+                });
+                let report = watched(&label, metric, |board| {
+                    let traced = trace.as_ref().map(|t| t as &dyn SearchTrace);
+                    let (mut report, analysis) =
+                        solve_level(&config, &name, &level, &stop, board, traced);
                     if let Some(dir) = &args.proof {
                         super::certify::certify_report(&mut report, &level, &analysis, dir, &stop);
                     }
                     report
-                })
+                });
+                if let Some(trace) = &trace {
+                    trace.finish();
+                }
+                report
             }
         };
         let mut report = report;
@@ -172,27 +191,25 @@ fn watched(
 }
 
 /// Solves one level with the engine `config` picks for it, stopping at `stop`, with the
-/// engines reporting on `board`; the level's analysis comes back with the report, for a
-/// certificate.
+/// engines reporting on `board` (and a search that traces its expansions sending them
+/// to `trace`); the level's analysis comes back with the report, for a certificate.
 pub fn solve_level(
     config: &SolveConfig,
     file: &str,
     level: &Level,
     stop: &Stop,
     board: &Incumbent,
+    trace: Option<&dyn SearchTrace>,
 ) -> (LevelReport, Analysis) {
     let engine = config.engine_for(level);
     let start = Instant::now();
     let analysis = Analysis::until(level, stop);
-    let solved = engine::solve_analysed(
-        engine,
+    let analysed = Analysed {
         level,
-        &analysis,
-        &config.request,
-        stop,
-        board,
+        analysis: &analysis,
         start,
-    );
+    };
+    let solved = engine::solve_analysed(engine, analysed, &config.request, stop, board, trace);
     let report = match solved {
         Ok(outcome) => LevelReport::from_outcome(file, level.number, level.title.clone(), &outcome),
         Err(e) => {

@@ -50,7 +50,8 @@ pub fn run() -> i32 {
     let deadline = job.config.timeout.map(|t| Instant::now() + t);
     let stop = Stop::new(deadline);
     let board = Incumbent::new(job.config.request.metric);
-    let (report, _) = super::solve::solve_level(&job.config, &name, &job.level, &stop, &board);
+    let (report, _) =
+        super::solve::solve_level(&job.config, &name, &job.level, &stop, &board, None);
     let report = LevelReport {
         peak_mib: peak_resident_mib(),
         ..report

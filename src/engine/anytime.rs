@@ -49,6 +49,7 @@ static ABOUT: About = About {
     cores: 2,
     auto: true,
     fewest_moves_among_optimal: false,
+    traces: false,
 };
 
 impl Engine for Anytime {

@@ -15,7 +15,10 @@
 
 use super::push_search::{self, BestFirst, PushGraph, SearchAnswer, Step};
 use super::state_search::{StateLimits, optimal_plan};
-use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
+use super::{
+    About, Engine, Expansion, Incumbent, Outcome, SatUse, SearchTrace, SolveError, Stop,
+    StopReason, Task, TracedStep,
+};
 use crate::analysis::Analysis;
 use crate::game::Metric;
 use crate::level::{Cell, Level};
@@ -35,6 +38,7 @@ static ABOUT: About = About {
     cores: 1,
     auto: true,
     fewest_moves_among_optimal: true,
+    traces: true,
 };
 
 impl Engine for Astar {
@@ -48,8 +52,15 @@ impl Engine for Astar {
         // its walks counted: both search whole states instead of push positions.
         if task.level.has_ice() || task.metric == Metric::Moves {
             let limits = StateLimits::within(task.tuning.memory, boxes, task.max_steps);
-            let (verdict, stored) =
-                optimal_plan(task.level, task.analysis, task.metric, &limits, stop, board);
+            let (verdict, stored) = optimal_plan(
+                task.level,
+                task.analysis,
+                task.metric,
+                &limits,
+                stop,
+                board,
+                task.trace,
+            );
             let mut outcome = Outcome::new(&ABOUT, task.metric, verdict);
             outcome.stats.positions = Some(stored as u64);
             return Ok(outcome);
@@ -63,7 +74,8 @@ impl Engine for Astar {
             // 1.8 GB.
             max_positions: task.tuning.memory / (64 + 2 * boxes),
         };
-        let (answer, stored) = optimal_pushes(task.level, task.analysis, &limits, stop, board);
+        let (level, analysis, trace) = (task.level, task.analysis, task.trace);
+        let (answer, stored) = optimal_pushes(level, analysis, &limits, stop, board, trace);
         let mut outcome = push_search::outcome(&ABOUT, task, answer)?;
         outcome.stats.positions = Some(stored as u64);
         Ok(outcome)
@@ -82,13 +94,15 @@ pub struct AstarLimits {
 /// Searches `level` (without ice; `analysis` is its static analysis) for a push-optimal
 /// plan within `limits`, checking `stop`; also returns the positions stored. The
 /// smallest `f` taken off the queue is a proven lower bound, raised on `board`; the
-/// search ends when it meets a plan found elsewhere.
+/// search ends when it meets a plan found elsewhere. Each expansion, and the solved
+/// position it stops at, goes to `trace` if there is one.
 pub fn optimal_pushes(
     level: &Level,
     analysis: &Analysis,
     limits: &AstarLimits,
     stop: &Stop,
     board: &Incumbent,
+    trace: Option<&dyn SearchTrace>,
 ) -> (SearchAnswer, usize) {
     if let Some(reason) = &analysis.unsolvable {
         return (SearchAnswer::Unsolvable(reason.clone()), 0);
@@ -120,7 +134,22 @@ pub fn optimal_pushes(
                 return (SearchAnswer::Stopped(StopReason::Closed), graph.len());
             }
         }
+        // The step that reached node `id`, as a trace shows it.
+        let via = |graph: &PushGraph, id: u32| {
+            let step = graph.arena().step(id);
+            (id != start).then(|| TracedStep::Push {
+                from: step.from as Cell,
+                dir: step.direction(),
+                to: step.to as Cell,
+            })
+        };
         if graph.is_solved(id) {
+            if let Some(trace) = trace {
+                // A solved position's potential is at most 0: its bound is 0.
+                let via = via(&graph, id);
+                let (g, h, solved) = (g_id, 0, true);
+                trace.expansion(&Expansion { f, g, h, via, solved });
+            }
             return (SearchAnswer::Plan(graph.arena().pushes_to(level, id)), graph.len());
         }
         // The clock is read before every expansion: on a big board one makes hundreds
@@ -130,6 +159,11 @@ pub fn optimal_pushes(
         }
         graph.enter(id);
         let h = potential(graph.boxes());
+        if let Some(trace) = trace {
+            let via = via(&graph, id);
+            let (g, h, solved) = (g_id, h.max(0) as u32, false);
+            trace.expansion(&Expansion { f, g, h, via, solved });
+        }
         graph.pushes(&mut pushes);
         let child_g = g_id + 1;
         for p in &pushes {
@@ -197,7 +231,7 @@ mod tests {
     fn search(level: &Level, limits: &AstarLimits) -> SearchAnswer {
         let analysis = Analysis::new(level);
         let board = Incumbent::new(Metric::Pushes);
-        optimal_pushes(level, &analysis, limits, &Stop::never(), &board).0
+        optimal_pushes(level, &analysis, limits, &Stop::never(), &board, None).0
     }
 
     fn run(text: &str, max_pushes: usize) -> SearchAnswer {

@@ -46,11 +46,13 @@ pub mod shorten;
 pub mod state_search;
 pub mod table;
 pub mod target;
+pub mod trace;
 mod tuning;
 
 pub use incumbent::{Found, Incumbent, Status};
 pub use outcome::{FormulaSize, Outcome, SolveError, Statistics, StopReason, Verdict};
 pub use registry::EngineChoice;
+pub use trace::{Expansion, SearchTrace, TracedStep};
 pub use tuning::{DEFAULT_MEMORY, Tuning};
 
 pub use crate::stop::Stop;
@@ -100,6 +102,8 @@ pub struct About {
     /// moves (a search over whole states does): `auto` prefers it for optimal plans on
     /// ice, where it is also as fast as the others.
     pub fewest_moves_among_optimal: bool,
+    /// Whether it sends its expansions to the task's trace (`solve --trace`).
+    pub traces: bool,
 }
 
 /// What to solve and how.
@@ -120,6 +124,9 @@ pub struct Task<'a> {
     pub max_steps: Option<usize>,
     /// The techniques and memory the engines use.
     pub tuning: Tuning,
+    /// Where a search that traces its expansions (`astar`) sends them (`None`: no
+    /// trace).
+    pub trace: Option<&'a dyn SearchTrace>,
 }
 
 impl Task<'_> {
@@ -208,20 +215,41 @@ pub fn solve(
 ) -> Result<Outcome, SolveError> {
     let start = Instant::now();
     let analysis = Analysis::until(level, stop);
-    solve_analysed(engine, level, &analysis, request, stop, board, start)
+    let analysed = Analysed {
+        level,
+        analysis: &analysis,
+        start,
+    };
+    solve_analysed(engine, analysed, request, stop, board, None)
 }
 
-/// [`solve`] with the level's `analysis` made by the caller (who needs it again, for a
-/// certificate), the clock started at `start`.
+/// A level with its static analysis, made by a caller who needs it again (for a
+/// certificate), and when its solve started (the clock of the outcome).
+#[derive(Clone, Copy)]
+pub struct Analysed<'a> {
+    /// The level.
+    pub level: &'a Level,
+    /// Its static analysis.
+    pub analysis: &'a Analysis,
+    /// When the solve started, the analysis included.
+    pub start: Instant,
+}
+
+/// [`solve`] with the level analysed by the caller; a search that traces its
+/// expansions sends them to `trace`.
 pub fn solve_analysed(
     engine: &dyn Engine,
-    level: &Level,
-    analysis: &Analysis,
+    analysed: Analysed,
     request: &Request,
     stop: &Stop,
     board: &Incumbent,
-    start: Instant,
+    trace: Option<&dyn SearchTrace>,
 ) -> Result<Outcome, SolveError> {
+    let Analysed {
+        level,
+        analysis,
+        start,
+    } = analysed;
     check(engine, level, request)?;
     let task = Task {
         level,
@@ -231,6 +259,7 @@ pub fn solve_analysed(
         solver: &request.solver,
         max_steps: request.max_steps,
         tuning: request.tuning,
+        trace,
     };
     // A verdict reached without running the engine, reported as the engine's.
     let without_running = |verdict| {

@@ -18,7 +18,7 @@ use std::collections::BinaryHeap;
 
 use rustc_hash::FxHashMap;
 
-use super::{Incumbent, Stop, StopReason, Verdict};
+use super::{Expansion, Incumbent, SearchTrace, Stop, StopReason, TracedStep, Verdict};
 use crate::analysis::Analysis;
 use crate::game::rules::move_outcome;
 use crate::game::{Metric, Move, Plan};
@@ -62,7 +62,8 @@ struct Node {
 /// Searches `level` for a plan optimal in `metric` within `limits`, checking `stop`;
 /// also returns the states stored. The smallest cost bound taken off the queue is a
 /// proven lower bound, raised on `board`; the search ends when it meets a plan found
-/// elsewhere.
+/// elsewhere. Each expansion, and the solved state it stops at, goes to `trace` if
+/// there is one (its costs in `metric`).
 pub fn optimal_plan(
     level: &Level,
     analysis: &Analysis,
@@ -70,6 +71,7 @@ pub fn optimal_plan(
     limits: &StateLimits,
     stop: &Stop,
     board: &Incumbent,
+    trace: Option<&dyn SearchTrace>,
 ) -> (Verdict, usize) {
     if let Some(reason) = &analysis.unsolvable {
         return (Verdict::unsolvable(reason), 0);
@@ -129,7 +131,25 @@ pub fn optimal_plan(
             }
         }
         let key = node.key.clone();
-        if key[1..].iter().all(|&b| level.is_goal(b as usize)) {
+        let solved = key[1..].iter().all(|&b| level.is_goal(b as usize));
+        if let Some(trace) = trace {
+            let via = (id != 0).then(|| {
+                let (dir, push) = node.step;
+                TracedStep::Move(Move {
+                    dir: Direction::ALL[dir as usize],
+                    push,
+                })
+            });
+            let (f, g) = (f.0, cost.0);
+            trace.expansion(&Expansion {
+                f,
+                g,
+                h,
+                via,
+                solved,
+            });
+        }
+        if solved {
             let plan = path_to(&nodes, id);
             return (
                 Verdict::Solved {
@@ -265,7 +285,16 @@ mod tests {
             max_states: 1_000_000,
         };
         let board = Incumbent::new(metric);
-        optimal_plan(&level, &analysis, metric, &limits, &Stop::never(), &board).0
+        optimal_plan(
+            &level,
+            &analysis,
+            metric,
+            &limits,
+            &Stop::never(),
+            &board,
+            None,
+        )
+        .0
     }
 
     #[test]

@@ -40,6 +40,7 @@ static ABOUT: About = About {
     cores: 1,
     auto: false,
     fewest_moves_among_optimal: false,
+    traces: false,
 };
 
 impl Engine for Subgoals {

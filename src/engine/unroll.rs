@@ -32,6 +32,7 @@ static ABOUT: About = About {
     cores: 1,
     auto: true,
     fewest_moves_among_optimal: false,
+    traces: false,
 };
 
 impl Engine for Unroll {

@@ -31,6 +31,7 @@ static ABOUT: About = About {
     cores: 1,
     auto: false,
     fewest_moves_among_optimal: false,
+    traces: false,
 };
 
 /// Bytes a node of a held set is counted as against `--memory` (a node of the library

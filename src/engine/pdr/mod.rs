@@ -65,6 +65,7 @@ static ABOUT: About = About {
     cores: 1,
     auto: true,
     fewest_moves_among_optimal: false,
+    traces: false,
 };
 
 impl Engine for Pdr {
@@ -233,6 +234,7 @@ mod tests {
             solver: &solver,
             max_steps,
             tuning: crate::engine::Tuning::default(),
+            trace: None,
         };
         Ok(f(
             Prover::new(&task, &Stop::never()).unwrap(),

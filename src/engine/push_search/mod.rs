@@ -61,6 +61,7 @@ pub(crate) fn on_task<R>(text: &str, f: impl FnOnce(&Task) -> R) -> R {
         solver: &solver,
         max_steps: None,
         tuning: crate::engine::Tuning::default(),
+        trace: None,
     })
 }
 
