@@ -378,7 +378,19 @@ fn bdd_is_move_optimal_and_proves_unsolvable_by_its_fixpoint() {
         run.stderr.contains("ice") && run.stderr.contains("astar"),
         "{run:?}"
     );
+    // At its memory budget the search stops with its bound, never aborts.
+    let small = [
+        MICROBAN, "--level", "93", "--engine", "bdd", "--memory", "16",
+    ];
+    let run = expect_code(&small, 5);
+    assert!(
+        run.stdout
+            .contains("decision-diagram nodes (the memory limit)"),
+        "{run:?}"
+    );
+}
 
+// ---------------------------------------------------------------------------------------
 // The A* trace
 
 /// The `N: f F = g G + h H, …` lines of an A* trace: (f, g, h, the rest).
@@ -466,7 +478,9 @@ fn astar_traces_each_expansion_with_f_g_and_h() {
 
 #[test]
 fn only_astar_traces_its_search() {
-    for engine in ["auto", "pdr", "finder", "anytime", "unroll", "subgoals"] {
+    for engine in [
+        "auto", "pdr", "finder", "anytime", "unroll", "subgoals", "bdd",
+    ] {
         // (--optimize none: the plan finders would refuse a proof first.)
         let args = [MICROBAN, "--level", "1", "--optimize", "none", "--trace"];
         let run = expect_code(&[&args[..], &["--engine", engine]].concat(), 2);
@@ -476,6 +490,9 @@ fn only_astar_traces_its_search() {
         );
         assert_eq!(run.stdout, "");
     }
+    // The symbolic search expands sets, not nodes: it has no such trace either.
+    let run = expect_code(&[MICROBAN, "--level", "1", "--engine", "bdd", "--trace"], 2);
+    assert!(run.stderr.contains("--trace"), "{run:?}");
     // A JSON line has no room for a trace; a limit needs a trace.
     let args = [MICROBAN, "--engine", "astar", "--level", "1"];
     expect_code(&[&args[..], &["--trace", "--json"]].concat(), 2);
