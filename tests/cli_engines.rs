@@ -478,9 +478,7 @@ fn astar_traces_each_expansion_with_f_g_and_h() {
 
 #[test]
 fn only_astar_traces_its_search() {
-    for engine in [
-        "auto", "pdr", "finder", "anytime", "unroll", "subgoals", "bdd",
-    ] {
+    for engine in ["auto", "pdr", "finder", "anytime", "unroll", "subgoals"] {
         // (--optimize none: the plan finders would refuse a proof first.)
         let args = [MICROBAN, "--level", "1", "--optimize", "none", "--trace"];
         let run = expect_code(&[&args[..], &["--engine", engine]].concat(), 2);
