@@ -86,7 +86,7 @@ impl Diagrams for Biodivine {
         a.sat_witness().map(|v| v.into_vector())
     }
 
-    fn size(&self, sets: &[&Bdd]) -> usize {
-        sets.iter().map(|s| s.size()).sum()
+    fn size(&self, a: &Bdd) -> usize {
+        a.size()
     }
 }

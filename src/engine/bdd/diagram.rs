@@ -61,31 +61,12 @@ pub trait Diagrams {
     /// if `a` is not empty.
     fn witness(&self, a: &Self::Set) -> Option<Vec<bool>>;
 
-    /// The nodes that hold `sets` (shared nodes counted once where the library shares
-    /// them): what the search's memory budget counts.
-    fn size(&self, sets: &[&Self::Set]) -> usize;
-
-    /// Drops nodes no set refers to any more, where the library keeps such nodes.
-    fn collect_garbage(&self) {}
-
-    /// The nodes a breadth-first search holds: its finished layers `kept` (of which
-    /// `kept_nodes` counts all but the last), the states `reached` and the `frontier`.
-    /// Adds the last kept layer to `kept_nodes`.
-    fn held(
-        &self,
-        kept: &[Vec<Self::Set>],
-        reached: &[Self::Set],
-        frontier: &[Self::Set],
-        kept_nodes: &mut usize,
-    ) -> usize {
-        if let Some(last) = kept.last() {
-            *kept_nodes += self.size(&last.iter().collect::<Vec<_>>());
-        }
-        *kept_nodes + self.size(&reached.iter().chain(frontier).collect::<Vec<_>>())
-    }
+    /// The nodes of `a`: what the search's memory budget counts.
+    fn size(&self, a: &Self::Set) -> usize;
 }
 
-/// The library's node budget is spent: no operation can complete.
+/// The node budget is spent: the library had no room for an operation's result, or
+/// the sets a search holds passed its budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Full;
 

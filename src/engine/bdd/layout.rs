@@ -1,12 +1,14 @@
 //! How a level's states become sets: which cells get a box variable, which cells the
 //! player may stand on, and the moves between them as steps of the image.
 
-use super::StepBack;
 use super::diagram::{Diagrams, Full};
 use crate::engine::Stop;
 use crate::analysis::Analysis;
 use crate::game::Move;
 use crate::level::{Cell, Direction, Level};
+
+/// A state one move back and the move from it: its slot, its box variables.
+pub type StepBack = (usize, Vec<bool>, Move);
 
 /// One move of the player from a cell, as the image applies it to a set of box
 /// positions.

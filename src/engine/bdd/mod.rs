@@ -11,7 +11,7 @@ mod layout;
 
 use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
 use super::{Verdict, Statistics};
-use crate::game::{Metric, Move, Plan};
+use crate::game::{Metric, Plan};
 use biodivine::Biodivine;
 pub use diagram::{Diagrams, Full};
 pub use layout::Layout;
@@ -134,7 +134,9 @@ fn layers<D: Diagrams>(
     let mut reached = frontier.clone();
     // Every layer is kept: the plan is read back through them.
     let mut kept: Vec<Vec<D::Set>> = Vec::new();
+    // The nodes of the kept layers (without the frontier, counted below).
     let mut kept_nodes = 0;
+    let nodes = |sets: &[D::Set]| sets.iter().map(|s| d.size(s)).sum::<usize>();
     for depth in 0.. {
         for (slot, set) in frontier.iter().enumerate() {
             let solved = d.and(set, &goal)?;
@@ -181,10 +183,10 @@ fn layers<D: Diagrams>(
                 reached[slot] = d.or(&reached[slot], set)?;
             }
         }
+        kept_nodes += nodes(&frontier);
         kept.push(std::mem::replace(&mut frontier, next));
         counts.layers = depth + 1;
-        d.collect_garbage();
-        let held = d.held(&kept, &reached, &frontier, &mut kept_nodes);
+        let held = kept_nodes + nodes(&reached) + nodes(&frontier);
         counts.peak_nodes = counts.peak_nodes.max(held);
         if held > limits.max_nodes {
             return Err(Full);
@@ -228,6 +230,3 @@ fn read_back<D: Diagrams>(
 
 #[cfg(test)]
 mod tests;
-
-/// Shortens the type of a move for [`Layout::predecessors`].
-pub type StepBack = (usize, Vec<bool>, Move);
