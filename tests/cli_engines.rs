@@ -388,6 +388,15 @@ fn bdd_is_move_optimal_and_proves_unsolvable_by_its_fixpoint() {
             .contains("decision-diagram nodes (the memory limit)"),
         "{run:?}"
     );
+    // The headline and the JSON say that the memory, not the clock, stopped it.
+    assert!(
+        run.stdout
+            .contains("level 93: stopped at its memory limit in"),
+        "{run:?}"
+    );
+    let json = json_lines(&expect_code(&[&small[..], &["--json"]].concat(), 5));
+    assert_eq!(str_field(&json[0], "status"), "timeout", "{json:?}");
+    assert_eq!(str_field(&json[0], "stop"), "memory", "{json:?}");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -212,6 +212,7 @@ fn timeout_stops_a_long_level() {
     let v = &lines[0];
     assert_eq!(str_field(v, "status"), "timeout", "{v}");
     assert_eq!(str_field(v, "title"), "screen.02", "{v}");
+    assert_eq!(str_field(v, "stop"), "time", "{v}");
     assert!(v.get("solution").is_none(), "{v}");
     let seconds = v["seconds"].as_f64().unwrap();
     assert!((0.4..2.0).contains(&seconds), "{v}");

@@ -13,7 +13,7 @@ use super::args::{BenchArgs, FormatArg};
 use super::bench_progress::BenchProgress;
 use super::config::{Purpose, SolveConfig};
 use super::input::selected_levels;
-use super::report::{EXIT_INPUT, EXIT_OK, ErrorKind, LevelReport, Status, plural};
+use super::report::{EXIT_INPUT, EXIT_OK, ErrorKind, LevelReport, Status, StopKind, plural};
 use super::say;
 use super::worker::solve_in_child;
 use crate::game::Metric;
@@ -276,11 +276,12 @@ fn summary(reports: &[LevelReport], context: impl Fn(&str, &str) -> String) -> S
         .count();
     let _ = writeln!(
         out,
-        "solved {} (proved optimal {proved}), unsolvable {}, no-plan {}, timeout {}, error {}",
+        "solved {} (proved optimal {proved}), unsolvable {}, no-plan {}, timeout {}{}, error {}",
         solved.len(),
         count(Status::Unsolvable),
         count(Status::NoPlan),
         count(Status::Timeout),
+        stops_short_of_time(reports),
         count(Status::Error)
     );
     if !solved.is_empty() {
@@ -321,6 +322,25 @@ fn summary(reports: &[LevelReport], context: impl Fn(&str, &str) -> String) -> S
 /// How close the solved levels' plans are to their proven bounds: how many are within
 /// 1% and within 5% (a plan proved optimal is within both) and the median gap, over the
 /// levels that have a bound; `None` when none has.
+/// The timeouts that something other than the clock ended, as " (3 at a memory limit,
+/// 1 gave up)"; empty when the clock ended them all (or the reports do not say).
+fn stops_short_of_time(reports: &[LevelReport]) -> String {
+    let count = |kind: StopKind| reports.iter().filter(|r| r.stop == Some(kind)).count();
+    let parts: Vec<String> = [
+        (count(StopKind::Memory), "at a memory limit"),
+        (count(StopKind::GaveUp), "gave up"),
+    ]
+    .into_iter()
+    .filter(|&(n, _)| n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}
+
 fn bound_gaps(solved: &[&LevelReport]) -> Option<String> {
     let gaps: Vec<f64> = solved.iter().filter_map(|r| r.bound_gap()).collect();
     if gaps.is_empty() {
@@ -600,6 +620,29 @@ mod tests {
         );
         let unbounded = [solved(1, 10, None)];
         assert!(!summary(&unbounded, |_, _| String::new()).contains("bound gap"));
+    }
+
+    #[test]
+    fn the_summary_says_which_timeouts_the_clock_did_not_end() {
+        let stopped = |level, stop| {
+            let mut r = LevelReport::new("c.xsb", Some(level), None, Status::Timeout);
+            r.stop = stop;
+            r
+        };
+        let reports = [
+            stopped(1, Some(StopKind::Time)),
+            stopped(2, Some(StopKind::Memory)),
+            stopped(3, Some(StopKind::Memory)),
+            stopped(4, Some(StopKind::GaveUp)),
+            stopped(5, None), // a report read back from a CSV
+        ];
+        let text = summary(&reports, |_, _| String::new());
+        assert!(
+            text.contains("timeout 5 (2 at a memory limit, 1 gave up), error 0"),
+            "{text}"
+        );
+        let text = summary(&reports[..1], |_, _| String::new());
+        assert!(text.contains("timeout 1, error 0"), "{text}");
     }
 
     #[test]

@@ -64,6 +64,35 @@ pub enum ErrorKind {
     Internal,
 }
 
+/// What stopped a search short of an answer (the `stop` field of a `timeout`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopKind {
+    /// The time limit, or Ctrl-C.
+    Time,
+    /// A store of positions or decision-diagram nodes, or a formula, reached its
+    /// memory limit.
+    Memory,
+    /// A search that skips positions ran out of them.
+    GaveUp,
+    /// The proven bound met the best plan.
+    Closed,
+}
+
+impl StopKind {
+    /// The kind of an engine's stop reason.
+    pub fn of(why: &StopReason) -> StopKind {
+        match why {
+            StopReason::Time => StopKind::Time,
+            StopReason::Memory { .. }
+            | StopReason::Nodes { .. }
+            | StopReason::FormulaFull { .. } => StopKind::Memory,
+            StopReason::GaveUp => StopKind::GaveUp,
+            StopReason::Closed => StopKind::Closed,
+        }
+    }
+}
+
 /// The counters of an engine, as the JSON line carries them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReportStats {
@@ -259,6 +288,11 @@ pub struct LevelReport {
     /// and `timeout` (what stopped the search); the same words as `message`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// For `timeout`, what stopped the search: `time` (the limit or Ctrl-C), `memory`
+    /// (a store of positions or nodes, or a formula, reached its memory limit),
+    /// `gave-up` (a search that skips positions ran out of them) or `closed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<StopKind>,
     /// With `--proof`, for an optimal plan: whether its certificate was written and
     /// checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -315,6 +349,7 @@ impl LevelReport {
             message: None,
             peak_mib: None,
             reason: None,
+            stop: None,
             certified: None,
             certificate: None,
         }
@@ -375,6 +410,7 @@ impl LevelReport {
                 r.message = Some(format!("no plan of at most {bound} steps exists"));
             }
             Verdict::Stopped { why } => {
+                r.stop = Some(StopKind::of(why));
                 r.message = Some(match why {
                     StopReason::Time => format!("no answer within {:.1} s", r.seconds),
                     StopReason::Memory { positions } => {
@@ -451,12 +487,13 @@ impl LevelReport {
             Some(t) if *t != number.to_string() => format!("level {number} ({t})"),
             _ => format!("level {number}"),
         };
-        let mut out = format!(
-            "{} {name}: {} in {:.2} s\n",
-            self.file,
-            self.status.name(),
-            self.seconds
-        );
+        let status = match self.stop {
+            Some(StopKind::Memory) => "stopped at its memory limit",
+            Some(StopKind::GaveUp) => "gave up",
+            Some(StopKind::Closed) => "stopped",
+            _ => self.status.name(),
+        };
+        let mut out = format!("{} {name}: {status} in {:.2} s\n", self.file, self.seconds);
         if let (Some(moves), Some(pushes)) = (self.moves, self.pushes) {
             let optimal = match (self.optimal.flatten(), self.lower_bound) {
                 (Some(m), _) => match (self.certified, &self.certificate) {

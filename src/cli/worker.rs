@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::config::SolveConfig;
-use super::report::{ErrorKind, LevelReport, Status};
+use super::report::{ErrorKind, LevelReport, Status, StopKind};
 use crate::engine::{Incumbent, Stop};
 use crate::level::Level;
 
@@ -156,6 +156,7 @@ pub fn solve_in_child(path: &Path, level: &Level, config: &SolveConfig) -> Level
         let engine = config.engine_for(level);
         r.engine = Some(engine.about().name.to_string());
         r.seconds = limit.as_secs_f64();
+        r.stop = Some(StopKind::Time);
         r.message = Some(format!(
             "no answer within {:.1} s (the worker was killed)",
             limit.as_secs_f64()
