@@ -319,9 +319,6 @@ fn summary(reports: &[LevelReport], context: impl Fn(&str, &str) -> String) -> S
     out.trim_end().to_string()
 }
 
-/// How close the solved levels' plans are to their proven bounds: how many are within
-/// 1% and within 5% (a plan proved optimal is within both) and the median gap, over the
-/// levels that have a bound; `None` when none has.
 /// The timeouts that something other than the clock ended, as " (3 at a memory limit,
 /// 1 gave up)"; empty when the clock ended them all (or the reports do not say).
 fn stops_short_of_time(reports: &[LevelReport]) -> String {
@@ -341,6 +338,9 @@ fn stops_short_of_time(reports: &[LevelReport]) -> String {
     }
 }
 
+/// How close the solved levels' plans are to their proven bounds: how many are within
+/// 1% and within 5% (a plan proved optimal is within both) and the median gap, over the
+/// levels that have a bound; `None` when none has.
 fn bound_gaps(solved: &[&LevelReport]) -> Option<String> {
     let gaps: Vec<f64> = solved.iter().filter_map(|r| r.bound_gap()).collect();
     if gaps.is_empty() {

@@ -12,9 +12,7 @@ use super::report::{
     EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_TIMEOUT, EXIT_UNSOLVABLE, EXIT_USAGE, plural,
 };
 use super::trace::BoundedTrace;
-use crate::binairo::csp::{
-    Assigned, TraceEvent, forward_checking, maintained_arc_consistency, no_trace,
-};
+use crate::binairo::csp::{Assigned, TraceEvent, forward_checking, maintained_arc_consistency};
 use crate::binairo::encode::BinairoFormula;
 use crate::binairo::generate::{Rng, generate, to_text};
 use crate::binairo::grid::{Puzzle, parse, rows_of};
@@ -74,10 +72,7 @@ pub fn run(args: &BinairoArgs) -> i32 {
     let mut output = match &args.output {
         Some(path) => match std::fs::File::create(path) {
             Ok(f) => Some((path.as_path(), std::io::BufWriter::new(f))),
-            Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                return EXIT_INPUT;
-            }
+            Err(e) => return cannot_write(path, &e),
         },
         None => None,
     };
@@ -121,24 +116,17 @@ pub fn run(args: &BinairoArgs) -> i32 {
             }
             let mut trace = args.trace.then(|| {
                 super::say(&format!("{file} puzzle {number}: the search, step by step"));
-                SearchTrace::new(args.trace_limit)
+                CspTrace::new(args.trace_limit)
             });
             let started = Instant::now();
             let stop =
                 ctrl_c.with_deadline(args.timeout.map(|t| started + Duration::from_secs_f64(t)));
-            let result = match &mut trace {
-                Some(t) => answer(&p, args.engine, args.solver, args.count, &stop, &mut |e| {
-                    t.event(e)
-                }),
-                None => answer(
-                    &p,
-                    args.engine,
-                    args.solver,
-                    args.count,
-                    &stop,
-                    &mut no_trace,
-                ),
+            let mut sink = |e| {
+                if let Some(t) = &mut trace {
+                    t.event(e);
+                }
             };
+            let result = answer(&p, args.engine, args.solver, args.count, &stop, &mut sink);
             if let Some(t) = &trace {
                 t.finish();
             }
@@ -156,8 +144,7 @@ pub fn run(args: &BinairoArgs) -> i32 {
                     outcome,
                 )
             {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                return EXIT_INPUT;
+                return cannot_write(path, &e);
             }
             let a = match result {
                 Ok(Some(a)) => a,
@@ -210,10 +197,15 @@ pub fn run(args: &BinairoArgs) -> i32 {
     if let Some((path, out)) = &mut output
         && let Err(e) = out.flush()
     {
-        eprintln!("error: cannot write {}: {e}", path.display());
-        return EXIT_INPUT;
+        return cannot_write(path, &e);
     }
     code
+}
+
+/// Says that `path` (the `-o` file) cannot be written, and gives the exit code.
+fn cannot_write(path: &std::path::Path, e: &std::io::Error) -> i32 {
+    eprintln!("error: cannot write {}: {e}", path.display());
+    EXIT_INPUT
 }
 
 /// Writes the answer to puzzle `p` of `file` to `out` in the puzzle format: each
@@ -251,7 +243,7 @@ fn write_answers(
 
 /// A CSP search's trace as `--trace` prints it: each event as it comes, up to the
 /// limit, then the count of those left out and the totals.
-struct SearchTrace {
+struct CspTrace {
     lines: BoundedTrace,
     decisions: u64,
     forced: u64,
@@ -259,9 +251,9 @@ struct SearchTrace {
     solutions: u64,
 }
 
-impl SearchTrace {
-    fn new(limit: usize) -> SearchTrace {
-        SearchTrace {
+impl CspTrace {
+    fn new(limit: usize) -> CspTrace {
+        CspTrace {
             lines: BoundedTrace::new(limit, "events"),
             decisions: 0,
             forced: 0,

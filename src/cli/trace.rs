@@ -83,7 +83,7 @@ impl SearchTrace for ExpansionTrace<'_> {
         self.lines.lock().expect("no poisoned lock").line(|| {
             let via = match e.via {
                 None => "the start".to_string(),
-                Some(TracedStep::Push { from, dir, .. }) => {
+                Some(TracedStep::Push { from, dir }) => {
                     format!("after pushing {} {}", self.level.cell_name(from), word(dir))
                 }
                 Some(TracedStep::Move(m)) if m.push => format!("after pushing {}", word(m.dir)),
@@ -97,10 +97,10 @@ impl SearchTrace for ExpansionTrace<'_> {
 
 /// A direction in words.
 fn word(dir: Direction) -> &'static str {
-    match dir.letter(false) {
-        'u' => "up",
-        'd' => "down",
-        'l' => "left",
-        _ => "right",
+    match dir {
+        Direction::Up => "up",
+        Direction::Down => "down",
+        Direction::Left => "left",
+        Direction::Right => "right",
     }
 }

@@ -140,7 +140,6 @@ pub fn optimal_pushes(
             (id != start).then(|| TracedStep::Push {
                 from: step.from as Cell,
                 dir: step.direction(),
-                to: step.to as Cell,
             })
         };
         if graph.is_solved(id) {

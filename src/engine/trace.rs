@@ -23,15 +23,12 @@ pub struct Expansion {
 /// The step that reached a traced node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TracedStep {
-    /// The box on `from` pushed in `dir`, coming to rest on `to` (the search over push
-    /// positions).
+    /// The box on `from` pushed in `dir` (the search over push positions).
     Push {
         /// The box's cell before the push.
         from: Cell,
         /// The direction of the push.
         dir: Direction,
-        /// The cell it came to rest on.
-        to: Cell,
     },
     /// One move of the player, pushing or not (the search over whole states).
     Move(Move),
