@@ -290,8 +290,8 @@ fn commuting_pushes_keep_the_optimum_on_known_boards() {
 
 #[test]
 fn static_analysis_never_contradicts_the_push_bfs() {
-    // The lower bound the driver starts from (matching, pairs, parity) never exceeds the
-    // optimum, and a level analysis calls unsolvable has no solution at any depth.
+    // The lower bound the driver starts from (matching, pairs, parity) and the searches'
+    // bound of the start never exceed the optimum, and a level analysis calls unsolvable has no solution at any depth.
     let opts = GenOptions {
         max_boxes: 4,
         wall_percent: 15,
@@ -313,6 +313,18 @@ fn static_analysis_never_contradicts_the_push_bfs() {
                     analysis.push_lower_bound <= m,
                     "bound {} > optimum {m} on\n{text}",
                     analysis.push_lower_bound
+                );
+                // Every plan has the parity analysis names, and the searches' bound of
+                // the start, rounded up to it, stays at most the optimum.
+                assert_eq!(analysis.push_parity, Some(m % 2), "{text}");
+                let cells: Vec<usize> = (level.box_cells())
+                    .filter(|&c| analysis.region[c])
+                    .collect();
+                let h = &analysis.heuristic;
+                let start = h.left(0, h.bound_of(&analysis, &cells));
+                assert!(
+                    start as usize <= m,
+                    "bound {start} > optimum {m} on\n{text}"
                 );
                 bounded += 1;
             }

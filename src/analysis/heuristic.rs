@@ -6,6 +6,12 @@
 //! [`Heuristic::bound_of`], also adds the extra pushes of disjoint pairs of boxes.
 //! Where a level has no matching potential, each box's own distance to its nearest goal
 //! stands in for it (also a lower bound).
+//!
+//! A bound on a whole position is rounded up to the parity of its pushes left
+//! ([`Heuristic::left`]): every push moves a box to a cell of the other colour of the
+//! checkerboard, so the pushes from a position to the goals have a parity fixed by the
+//! position. Without it a search proving `P` pushes optimal must expand every position of
+//! bound `P − 1`; with it none of them, as each is really at `P` or more.
 
 use super::{Analysis, MatchingPotential};
 use crate::level::Cell;
@@ -21,26 +27,50 @@ pub struct Heuristic {
     prices: Vec<i64>,
     /// Each cell's pushes to its nearest goal.
     own: Vec<i64>,
+    /// The parity of a plan's pushes from the start (see [`Analysis::push_parity`]);
+    /// `None` on ice, where a slide is one push of any length.
+    parity: Option<u32>,
 }
 
 impl Heuristic {
     /// The heuristic of a level with the potential `matching` (see
-    /// [`Analysis::matching_potential`]) and the distances `pushes_to_goal`.
-    pub fn new(matching: Option<&MatchingPotential>, pushes_to_goal: &[u32]) -> Heuristic {
+    /// [`Analysis::matching_potential`]), the distances `pushes_to_goal` and the parity
+    /// of its plans' pushes, `push_parity` (see [`Analysis::push_parity`]).
+    pub fn new(
+        matching: Option<&MatchingPotential>,
+        pushes_to_goal: &[u32],
+        push_parity: Option<usize>,
+    ) -> Heuristic {
         let own: Vec<i64> = pushes_to_goal.iter().map(|&d| d as i64).collect();
+        let parity = push_parity.map(|p| p as u32 % 2);
         match matching {
             Some(m) => Heuristic {
                 potential: m.cell.iter().map(|p| p.unwrap_or(0)).collect(),
                 offset: m.offset,
                 prices: m.prices.clone(),
                 own,
+                parity,
             },
             None => Heuristic {
                 potential: own.clone(),
                 offset: 0,
                 prices: Vec::new(),
                 own,
+                parity,
             },
+        }
+    }
+
+    /// A lower bound on the pushes left in a whole position reached by `made` pushes,
+    /// from a lower bound `bound` on them: `bound` (0 if negative) rounded up to the
+    /// parity of the pushes left. Every push changes the number of boxes on dark cells
+    /// of the checkerboard by one, so `made` plus the pushes left has the parity of
+    /// every plan; on ice there is none, and `bound` is returned as it is.
+    pub fn left(&self, made: u32, bound: i64) -> u32 {
+        let bound = bound.max(0) as u32;
+        match self.parity {
+            Some(p) if (made + bound) % 2 != p => bound + 1,
+            _ => bound,
         }
     }
 
@@ -145,6 +175,7 @@ impl Heuristic {
 
 #[cfg(test)]
 mod tests {
+    use super::Heuristic;
     use crate::analysis::Analysis;
     use crate::engine::oracle::{SearchResult, shortest_pushes};
     use crate::level::{Cell, parse_xsb};
@@ -177,5 +208,21 @@ mod tests {
             // Needing nothing keeps no box.
             assert!(h.boxes_needing(&analysis, &cells, 0).0.is_empty());
         }
+    }
+
+    #[test]
+    fn bounds_left_are_rounded_up_to_the_parity_of_the_pushes_left() {
+        let level = parse_xsb("t", "#######\n#@ $ .#\n#######\n")
+            .unwrap()
+            .remove(0);
+        let analysis = Analysis::new(&level);
+        // Two pushes: 2 left at the start, 1 after one push.
+        assert_eq!(analysis.push_parity, Some(0));
+        let h = &analysis.heuristic;
+        assert_eq!((h.left(0, 1), h.left(0, 2), h.left(0, -3)), (2, 2, 0));
+        assert_eq!((h.left(1, 0), h.left(1, 1), h.left(1, 2)), (1, 1, 3));
+        // On ice a slide is one push of any length: no parity.
+        let ice = Heuristic::new(None, &[0, 1], None);
+        assert_eq!((ice.left(0, 1), ice.left(1, 1), ice.left(1, -1)), (1, 1, 0));
     }
 }

@@ -235,7 +235,7 @@ impl Analysis {
         };
 
         let deadlocks = Deadlocks::new(n, freeze_blocks, &pair_table, dead_triples);
-        let heuristic = Heuristic::new(matching_potential.as_ref(), &pushes_to_goal);
+        let heuristic = Heuristic::new(matching_potential.as_ref(), &pushes_to_goal, push_parity);
         Analysis {
             region,
             live,

@@ -13,7 +13,7 @@
 //! Unlike the SAT encodings this search remembers every position it has seen, whatever
 //! the step it was reached at: that memory is what a time-indexed formula lacks.
 
-use super::push_search::{self, BestFirst, PushGraph, SearchAnswer, Step};
+use super::push_search::{self, Buckets, PushGraph, SearchAnswer, Step};
 use super::state_search::{StateLimits, optimal_plan};
 use super::{
     About, Engine, Expansion, Incumbent, Outcome, SatUse, SearchTrace, SolveError, Stop,
@@ -116,8 +116,8 @@ pub fn optimal_pushes(
     // The potential of a solved position need not be 0 (it is the goals' own
     // potential, at most 0): a lower bound below 0 says nothing, and a solved position
     // must be taken off the queue at its length, so the bound is clamped at 0.
-    let mut queue = BestFirst::new();
-    queue.push(potential(graph.boxes()).max(0) as u32, 0, start);
+    let mut queue = Buckets::new();
+    queue.push(heuristic.left(0, potential(graph.boxes())), 0, start);
     graph.leave();
     let mut cut_by_bound = false;
 
@@ -160,21 +160,21 @@ pub fn optimal_pushes(
         let h = potential(graph.boxes());
         if let Some(trace) = trace {
             let via = via(&graph, id);
-            let (g, h, solved) = (g_id, h.max(0) as u32, false);
+            let (g, h, solved) = (g_id, heuristic.left(g_id, h), false);
             trace.expansion(&Expansion { f, g, h, via, solved });
         }
         graph.pushes(&mut pushes);
         let child_g = g_id + 1;
         for p in &pushes {
             graph.make(p.from, p.to);
-            let f = child_g as i64 + (h + heuristic.change(p.from, p.to)).max(0);
+            let f = (child_g + heuristic.left(child_g, h + heuristic.change(p.from, p.to))) as i64;
             if graph.is_dead_after(p.from, p.to) {
                 // never stored
             } else if f > max_pushes {
                 cut_by_bound = true;
             } else {
                 graph.move_box(p.from, p.to);
-                let name = graph.name_after(p.player);
+                let name = graph.name_after_push(p);
                 let key = graph.key(p.from, p.to, name);
                 let step = Step::push(p.from, p.dir, p.to);
                 let child = match graph.find(key) {

@@ -173,18 +173,20 @@ impl Lemmas {
         found
     }
 
-    /// Whether the position with boxes on `cells` (sorted; `hash` their Zobrist hash),
-    /// its player able to walk where `reaches` says, matches a lemma that names every
-    /// box; and whether that lemma says where the player cannot walk.
-    pub fn refute_whole(
-        &self,
-        hash: u64,
-        cells: &[u16],
-        reaches: impl Fn(Cell) -> bool,
-    ) -> Option<bool> {
+    /// The lemmas that name every box of the position with boxes on `cells` (sorted;
+    /// `hash` their Zobrist hash): per lemma, the cells its player must be unable to
+    /// reach. (Most positions have none, and their player's region is not needed.)
+    pub fn whole_lemmas(&self, hash: u64, cells: &[u16]) -> Option<&[Box<[u16]>]> {
         let sets = self.whole.get(hash, |k| {
             k.len() == cells.len() && k.iter().zip(cells).all(|(&a, &b)| a == b as u32)
         })?;
+        Some(sets)
+    }
+
+    /// Whether one of `sets` (a position's [`Lemmas::whole_lemmas`]) refutes the
+    /// position, its player able to walk where `reaches` says; and whether that lemma
+    /// says where the player cannot walk.
+    pub fn refute_whole(sets: &[Box<[u16]>], reaches: impl Fn(Cell) -> bool) -> Option<bool> {
         // As in `refute_part`, a lemma the formula knows first.
         let mut matches = (sets.iter().map(|set| &set[..]))
             .filter(|set| set.iter().all(|&c| !reaches(c as Cell)));

@@ -6,7 +6,7 @@ use super::PdrStats;
 use super::formula::OnePush;
 use super::lemmas::{Lemmas, explain};
 use crate::analysis::{Analysis, frozen_off_goal};
-use crate::engine::push_search::{BestFirst, Child, PushGraph, SearchAnswer, Step};
+use crate::engine::push_search::{Buckets, Child, PushGraph, SearchAnswer, Step};
 use crate::engine::{Incumbent, Status, Stop, StopReason};
 use crate::game::PushMove;
 use crate::level::{Cell, Level};
@@ -90,7 +90,7 @@ pub(super) struct Search<'a> {
     g: Vec<u32>,
     h: Vec<u32>,
     flags: Vec<u8>,
-    queue: BestFirst,
+    queue: Buckets,
     /// The pushes of the node being expanded.
     pushes: Vec<PushMove>,
     /// The position as a bit set, for matching lemmas, and the bits of the boxes that
@@ -171,7 +171,7 @@ impl<'a> Search<'a> {
             g: Vec::new(),
             h: Vec::new(),
             flags: Vec::new(),
-            queue: BestFirst::new(),
+            queue: Buckets::new(),
             pushes: Vec::new(),
             bits: Vec::new(),
             fixed_bits: {
@@ -311,8 +311,9 @@ impl<'a> Search<'a> {
         let cells: Vec<Cell> = (self.graph.arena().box_cells(id))
             .map(|b| b as Cell)
             .collect();
-        let bound = self.analysis.heuristic.bound_of(self.analysis, &cells);
-        (bound.max(0) as u32).max(self.h[id as usize])
+        let heuristic = &self.analysis.heuristic;
+        let bound = heuristic.bound_of(self.analysis, &cells);
+        (heuristic.left(self.g[id as usize], bound)).max(self.h[id as usize])
     }
 
     /// Stores and queues the positions one push from node `id`; refutes it for good if
@@ -370,7 +371,7 @@ impl<'a> Search<'a> {
                 bits[c as usize / 64] |= 1 << (c % 64);
             }
             let mut reaches = |c: Cell| {
-                name.get_or_insert_with(|| graph.name_after(p.player));
+                name.get_or_insert_with(|| graph.name_after_push(p));
                 graph.child_region().contains(c)
             };
             if let Some(reach) = self.lemmas.refute_part(bits, p.to, &mut reaches) {
@@ -380,13 +381,13 @@ impl<'a> Search<'a> {
         if !level.has_ice() && frozen_off_goal(level, graph.mask(), &analysis.live, p.to) {
             return Err(RuledOut::by(Ruled::ByRules));
         }
-        let name = name.unwrap_or_else(|| graph.name_after(p.player));
+        let name = name.unwrap_or_else(|| graph.name_after_push(p));
         let box_hash = graph.box_hash_after(p.from, p.to);
-        let region = graph.child_region();
-        if let Some(reach) =
-            (self.lemmas).refute_whole(box_hash, graph.child_boxes(), |c| region.contains(c))
-        {
-            return Err(RuledOut::by_lemma(reach));
+        if let Some(sets) = self.lemmas.whole_lemmas(box_hash, graph.child_boxes()) {
+            let region = graph.child_region();
+            if let Some(reach) = Lemmas::refute_whole(sets, |c| region.contains(c)) {
+                return Err(RuledOut::by_lemma(reach));
+            }
         }
         Ok(graph.key(p.from, p.to, name))
     }
@@ -426,9 +427,9 @@ impl<'a> Search<'a> {
             return Ok(Ruled::Open);
         }
         // The cheap bound first; the full one when it is taken off the queue.
-        let h = (self.analysis.heuristic)
-            .potential(self.graph.child_boxes().iter().map(|&b| b as Cell));
-        let h = h.max(0) as u32;
+        let heuristic = &self.analysis.heuristic;
+        let h = heuristic.potential(self.graph.child_boxes().iter().map(|&b| b as Cell));
+        let h = heuristic.left(g, h);
         let f = g + h;
         if self.beyond_bound(f) {
             self.cut_by_bound = true;

@@ -2,14 +2,15 @@
 //! positions one push away, listed by game/'s one push rule ([`PushMoves`]) and
 //! filtered by the static analysis's deadlocks. A search enters a node, lists its
 //! pushes, makes each in the laid-out position, asks whether it is dead, keys the child
-//! and finds or stores it; the order it takes nodes in is its own (a [`BestFirst`]
-//! queue, or the plan finder's cells of them).
+//! and finds or stores it; the order it takes nodes in is its own ([`Buckets`] in the
+//! optimal searches, the plan finder's cells of [`BestFirst`] queues).
 //!
 //! A position is its movable boxes (those in the player's region: the others never
 //! move, and the analysis refuses a level where one stands off a goal) and the name of
 //! the player's place.
 //!
 //! [`BestFirst`]: super::BestFirst
+//! [`Buckets`]: super::Buckets
 
 use super::arena::{Arena, Step};
 use crate::analysis::Analysis;
@@ -36,7 +37,13 @@ pub struct PushGraph<'a> {
     /// The position at hand laid out, with the boxes that never move.
     mask: Vec<bool>,
     moves: PushMoves,
+    /// The name of the entered node's place (its region is `moves`').
+    name: Cell,
+    /// The region of the player after the push at hand, and the player's cell when
+    /// that region is still to fill: a child named from its parent's region is filled
+    /// only if a lemma asks where its player can walk.
     child_region: Region,
+    child_owed: Option<Cell>,
     /// The entered node's boxes (sorted) and their hash.
     boxes: Vec<u16>,
     box_hash: u64,
@@ -57,7 +64,9 @@ impl<'a> PushGraph<'a> {
                 .map(|c| level.has_initial_box(c) && !analysis.region[c])
                 .collect(),
             moves: PushMoves::new(level),
+            name: 0,
             child_region: Region::new(level),
+            child_owed: None,
             boxes: Vec::with_capacity(n),
             box_hash: 0,
             children: Vec::with_capacity(n),
@@ -100,6 +109,7 @@ impl<'a> PushGraph<'a> {
             self.mask[b as usize] = true;
         }
         let name = self.moves.enter(level, &self.mask, level.player());
+        self.name = name;
         let cells: Vec<Cell> = start.iter().map(|&b| b as Cell).collect();
         self.box_hash = self.arena.zobrist().of(&cells);
         let hash = self.arena.zobrist().marked(self.box_hash, name);
@@ -116,7 +126,7 @@ impl<'a> PushGraph<'a> {
             self.mask[b as usize] = true;
         }
         self.box_hash = self.arena.box_hash(id);
-        (self.moves).enter(self.level, &self.mask, self.arena.player(id));
+        self.name = (self.moves).enter(self.level, &self.mask, self.arena.player(id));
     }
 
     /// Takes the entered node off the board.
@@ -212,11 +222,90 @@ impl<'a> PushGraph<'a> {
     /// The name of the player's place on `player` in the position at hand (made in
     /// the mask); its region stays in [`PushGraph::child_region`].
     pub fn name_after(&mut self, player: Cell) -> Cell {
+        self.child_owed = None;
         self.child_region.name(self.level, &self.mask, player)
     }
 
-    /// The region [`PushGraph::name_after`] filled last.
-    pub fn child_region(&self) -> &Region {
+    /// The name of the player's place after push `p` of the entered node (made in the
+    /// mask), as [`PushGraph::name_after`] gives it, read off the entered node's region
+    /// where that is safe (see [`PushGraph::name_from_parent`]) and filled otherwise.
+    pub fn name_after_push(&mut self, p: &PushMove) -> Cell {
+        match self.name_from_parent(p.from, p.to) {
+            Some(name) => {
+                self.child_owed = Some(p.player);
+                name
+            }
+            None => self.name_after(p.player),
+        }
+    }
+
+    /// The name of the player's place after the box of the entered node on `from`
+    /// came to `to` (made in the mask; no ice, so the player stands on `from`), from
+    /// the entered node's region `R` without a fill, when a look at the cells round
+    /// the push settles it. The push frees `from` and fills `to`; nothing else changes.
+    /// - If `from`'s two side cells are walls, boxes or in `R`, the player reaches no
+    ///   cell beyond `R` but `from`.
+    /// - If `to` was not in `R`, no walk in `R` crossed it: the place is `R` and
+    ///   `from`.
+    /// - If it was, a walk across `to` entered and left it by two of its free
+    ///   neighbours; when all of them lie on one run of free cells round `to` (its
+    ///   eight neighbours in turn), the walk can go round it instead: the place is `R`
+    ///   and `from`, without `to`. Its name is the smaller of `R`'s and `from`, unless
+    ///   `R`'s name is `to`.
+    ///
+    /// `None` when the look does not settle it: the region must be filled.
+    fn name_from_parent(&self, from: Cell, to: Cell) -> Option<Cell> {
+        let level = self.level;
+        if level.has_ice() {
+            return None;
+        }
+        let (region, mask) = (self.moves.region(), &self.mask);
+        let free = |c: Cell| !level.is_wall(c) && !mask[c];
+        let w = level.width() as isize;
+        let step = to as isize - from as isize;
+        let side = if step.abs() == 1 { w } else { 1 };
+        for s in [from as isize - side, from as isize + side] {
+            if free(s as Cell) && !region.contains(s as Cell) {
+                return None;
+            }
+        }
+        let name = self.name.min(from);
+        if !region.contains(to) {
+            return Some(name);
+        }
+        if self.name == to {
+            return None;
+        }
+        // The eight neighbours of `to` in turn, from the one above it, clockwise: the
+        // even ones share a side with it. (A floor cell is never on the grid's edge.)
+        let ring =
+            [-w, 1 - w, 1, w + 1, w, w - 1, -1, -w - 1].map(|o| free((to as isize + o) as Cell));
+        let Some(closed) = ring.iter().position(|&f| !f) else {
+            return Some(name); // all eight free: one run
+        };
+        let mut runs_with_a_side = 0;
+        let mut in_run_with_side: Option<bool> = None;
+        for i in 1..=8 {
+            let k = (closed + i) % 8;
+            match (ring[k], in_run_with_side) {
+                (true, None) => in_run_with_side = Some(k % 2 == 0),
+                (true, Some(has)) => in_run_with_side = Some(has || k % 2 == 0),
+                (false, Some(has)) => {
+                    runs_with_a_side += has as usize;
+                    in_run_with_side = None;
+                }
+                (false, None) => {}
+            }
+        }
+        (runs_with_a_side <= 1).then_some(name)
+    }
+
+    /// The region of the player after the push at hand (made in the mask), filled now
+    /// if [`PushGraph::name_after_push`] named it without a fill.
+    pub fn child_region(&mut self) -> &Region {
+        if let Some(player) = self.child_owed.take() {
+            self.child_region.fill(self.level, &self.mask, player);
+        }
         &self.child_region
     }
 
@@ -278,5 +367,61 @@ mod tests {
         graph.enter(id);
         assert_eq!(graph.boxes(), graph.child_boxes());
         assert_eq!(graph.arena().pushes_to(&level, id), vec![(p.from, p.dir)]);
+    }
+
+    #[test]
+    fn a_place_named_from_the_parent_is_the_one_a_fill_names() {
+        // Every push of the first positions of random boards and of Microban-like
+        // rooms: the name read off the parent's region, and the region filled later,
+        // equal a fresh fill's.
+        use crate::level::generate::{BoardSpec, random_board};
+        let mut boards: Vec<String> = (0..9)
+            .map(|i| random_board(&BoardSpec::class(12, (3, 8), i, 5)))
+            .collect();
+        boards.push("########\n#@ $ . #\n# $$.  #\n#  . # #\n##     #\n########\n".into());
+        let (mut read, mut filled) = (0, 0);
+        for text in boards {
+            let level = parse_xsb("t", &text).unwrap().remove(0);
+            let analysis = Analysis::new(&level);
+            let mut graph = PushGraph::new(&level, &analysis);
+            let start = graph.add_start();
+            graph.leave();
+            let mut pushes = Vec::new();
+            let mut next = 0;
+            while next < graph.len().min(400) as u32 {
+                let id = next;
+                next += 1;
+                graph.enter(id);
+                graph.pushes(&mut pushes);
+                for p in pushes.clone() {
+                    graph.make(p.from, p.to);
+                    graph.move_box(p.from, p.to);
+                    let fast = graph.name_after_push(&p);
+                    let owed = graph.child_owed.is_some();
+                    let cells: Vec<bool> = (0..level.cell_count())
+                        .map(|c| graph.child_region().contains(c))
+                        .collect();
+                    let name = graph.name_after(p.player);
+                    let full: Vec<bool> = (0..level.cell_count())
+                        .map(|c| graph.child_region().contains(c))
+                        .collect();
+                    assert_eq!((fast, &cells), (name, &full), "{text}");
+                    if owed {
+                        read += 1;
+                    } else {
+                        filled += 1;
+                    }
+                    let key = graph.key(p.from, p.to, name);
+                    if graph.find(key).is_none() {
+                        graph.add(key, id, Step::push(p.from, p.dir, p.to));
+                    }
+                    graph.unmake(p.from, p.to);
+                }
+                graph.leave();
+            }
+            let _ = start;
+        }
+        // Both ways are taken often.
+        assert!(read > 1000 && filled > 1000, "{read} read, {filled} filled");
     }
 }

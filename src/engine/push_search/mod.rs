@@ -10,7 +10,7 @@ pub mod queue;
 
 pub use arena::{Arena, Step};
 pub use graph::{Child, PushGraph};
-pub use queue::BestFirst;
+pub use queue::{BestFirst, Buckets};
 
 use super::{About, Outcome, SolveError, StopReason, Task, Verdict};
 use crate::game::{Metric, Plan, plan_from_pushes};
