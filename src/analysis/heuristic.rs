@@ -42,7 +42,7 @@ impl Heuristic {
         push_parity: Option<usize>,
     ) -> Heuristic {
         let own: Vec<i64> = pushes_to_goal.iter().map(|&d| d as i64).collect();
-        let parity = push_parity.map(|p| p as u32 % 2);
+        let parity = push_parity.map(|p| p as u32);
         match matching {
             Some(m) => Heuristic {
                 potential: m.cell.iter().map(|p| p.unwrap_or(0)).collect(),

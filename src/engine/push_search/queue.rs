@@ -43,10 +43,10 @@ impl BestFirst {
 /// Among nodes of the same value and pushes the last queued comes first.
 #[derive(Default)]
 pub struct Buckets {
-    /// `stacks[f][g]`: the nodes of value `f` reached after `g` pushes.
+    /// `stacks[f][g]`: the nodes of value `f` reached after `g` pushes. A row ends at
+    /// its last stack that may hold a node: emptied stacks at its end are dropped, so
+    /// that the nodes of the values passed do not stay allocated.
     stacks: Vec<Vec<Vec<u32>>>,
-    /// Per value, one more than the most pushes of a node that may wait there.
-    tops: Vec<usize>,
     /// No node waits at a value below this.
     lowest: usize,
     /// Nodes waiting.
@@ -64,14 +64,12 @@ impl Buckets {
         let (f, g) = (f as usize, g as usize);
         if self.stacks.len() <= f {
             self.stacks.resize_with(f + 1, Vec::new);
-            self.tops.resize(f + 1, 0);
         }
         let row = &mut self.stacks[f];
         if row.len() <= g {
             row.resize_with(g + 1, Vec::new);
         }
         row[g].push(id);
-        self.tops[f] = self.tops[f].max(g + 1);
         self.lowest = self.lowest.min(f);
         self.len += 1;
     }
@@ -84,16 +82,12 @@ impl Buckets {
         loop {
             let f = self.lowest;
             let row = &mut self.stacks[f];
-            while self.tops[f] > 0 {
-                let g = self.tops[f] - 1;
-                if let Some(id) = row[g].pop() {
+            while let Some(stack) = row.last_mut() {
+                if let Some(id) = stack.pop() {
                     self.len -= 1;
-                    return Some((f as u32, g as u32, id));
+                    return Some((f as u32, (row.len() - 1) as u32, id));
                 }
-                // An emptied stack gives its memory back: the nodes of all the values
-                // passed would otherwise stay allocated.
-                row[g] = Vec::new();
-                self.tops[f] = g;
+                row.pop();
             }
             self.lowest += 1;
         }
