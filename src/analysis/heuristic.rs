@@ -10,8 +10,8 @@
 //! A bound on a whole position is rounded up to the parity of its pushes left
 //! ([`Heuristic::left`]): every push moves a box to a cell of the other colour of the
 //! checkerboard, so the pushes from a position to the goals have a parity fixed by the
-//! position. Without it a search proving `P` pushes optimal must expand every position of
-//! bound `P − 1`; with it none of them, as each is really at `P` or more.
+//! position. A bound of the wrong parity is one push short of the truth; the matching
+//! potential seldom has one (docs/engines.md, "The heuristic").
 
 use super::{Analysis, MatchingPotential};
 use crate::level::Cell;
