@@ -228,7 +228,7 @@ impl<'a> PushGraph<'a> {
 
     /// The name of the player's place after push `p` of the entered node (made in the
     /// mask), as [`PushGraph::name_after`] gives it, read off the entered node's region
-    /// where that is safe (see [`PushGraph::name_from_parent`]) and filled otherwise.
+    /// where that is safe (see `name_from_parent`) and filled otherwise.
     pub fn name_after_push(&mut self, p: &PushMove) -> Cell {
         match self.name_from_parent(p.from, p.to) {
             Some(name) => {
