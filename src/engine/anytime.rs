@@ -9,7 +9,9 @@
 //! with PI-corral pruning (the other half of its portfolio), the goal-by-goal planner
 //! ([`GoalByGoal`]) and a second finder in another order ([`plan_in_turns`]). When the
 //! plain search fills its memory without a plan, the plan core takes the second finder
-//! over with that memory, from where its turns left it ([`Relay`]). On ice
+//! over with that memory, from where its turns left it ([`Relay`]). A prover that fills
+//! its memory gives its core to a second shortener, which works on the same plan from
+//! its end ([`SharedPlan`]). On ice
 //! the two SAT parts that unroll the `pushes` formula (shortening, the goal-by-goal
 //! planner) are left out. When the bound meets the best plan, that plan is optimal
 //! and both stop; when the prover finds a plan first, it is optimal by itself. Stopped
@@ -24,7 +26,7 @@ use std::time::{Duration, Instant};
 use super::finder::{PlanFinder, Techniques};
 use super::pdr::{Pdr, Prover};
 use super::push_search::{self, SearchAnswer};
-use super::shorten::shorten;
+use super::shorten::{End, SharedPlan, Shortening, shorten};
 use super::subgoals::{GoalByGoal, SubgoalCounts};
 use super::target::pushes_of;
 use super::{
@@ -78,11 +80,13 @@ impl Engine for Anytime {
             .second
             .then(|| Relay::new(techniques, stop.either(&first_plan)));
         let relay = relay.as_ref();
+        let shared = SharedPlan::default();
         let (found, proved) = thread::scope(|scope| {
             let finder = scope.spawn(|| {
                 let outcome = find_and_shorten(
                     task,
                     (&first, memory, relay),
+                    &shared,
                     &finder_stop,
                     &first_plan,
                     board,
@@ -94,7 +98,8 @@ impl Engine for Anytime {
             });
             let prover = scope.spawn(|| {
                 let planners = (pi.as_ref(), relay);
-                let (counts, outcome) = prove(task, planners, &prover_stop, &first_plan, board);
+                let (counts, outcome) =
+                    prove(task, planners, &shared, &prover_stop, &first_plan, board);
                 // Proved, closed, refuted or stopped from outside: the finder has
                 // nothing left to do. A prover out of memory leaves the plan side to
                 // go on until the time is up.
@@ -116,6 +121,8 @@ impl Engine for Anytime {
         });
         let (counts, proved) = proved;
         let (found, proved, counts) = (found?, proved?, counts?);
+        // The proof core's windows count with the plan core's.
+        let add = |a: Option<u64>, b: u64| a.map(|a| a + b).or((b > 0).then_some(b));
         let verdict = match (&found.verdict, &proved.verdict) {
             (_, Verdict::Solved { .. }) => proved.verdict.clone(),
             (Verdict::Unsolvable { .. }, _) => found.verdict.clone(),
@@ -139,9 +146,9 @@ impl Engine for Anytime {
                 .stats
                 .positions
                 .map(|p| p + counts.positions + relayed),
-            windows: found.stats.windows,
-            windows_shortened: found.stats.windows_shortened,
-            pushes_saved: found.stats.pushes_saved,
+            windows: add(found.stats.windows, counts.shortening.windows),
+            windows_shortened: add(found.stats.windows_shortened, counts.shortening.shortened),
+            pushes_saved: add(found.stats.pushes_saved, counts.shortening.saved),
             subgoals: counts.goals.map(|g| g.subgoals),
             backtracks: counts.goals.map(|g| g.backtracks),
             tables_full: found.stats.tables_full
@@ -167,6 +174,7 @@ impl Engine for Anytime {
 fn find_and_shorten<'a>(
     task: &Task<'a>,
     (first, memory, relay): (&Techniques, usize, Option<&Relay<'a>>),
+    shared: &SharedPlan,
     stop: &Stop,
     first_plan: &Stop,
     board: &Incumbent,
@@ -200,11 +208,13 @@ fn find_and_shorten<'a>(
     if let Some(best) = board.best().filter(|_| !task.level.has_ice())
         && let Some(pushes) = pushes_of(task.level, &best.plan)
     {
-        let (_, done) = shorten(task, pushes, stop, board, "SAT windows");
+        shared.start(pushes);
+        let done = shorten(task, shared, End::Start, stop, board, "SAT windows");
         outcome.stats.windows = Some(done.windows);
         outcome.stats.windows_shortened = Some(done.shortened);
         outcome.stats.pushes_saved = Some(done.saved);
     }
+    shared.close();
     Ok(outcome)
 }
 
@@ -237,6 +247,7 @@ fn pi_finder_memory(task: &Task) -> usize {
 fn prove<'a>(
     task: &Task<'a>,
     planners: (Option<&Techniques>, Option<&Relay<'a>>),
+    shared: &SharedPlan,
     stop: &Stop,
     first_plan: &Stop,
     board: &Incumbent,
@@ -258,7 +269,44 @@ fn prove<'a>(
         }
         answer = prover.run(stop, board);
     }
-    (counts, prover.outcome(task, answer))
+    let outcome = prover.outcome(task, answer);
+    if let (Ok(counts), Ok(o)) = (&mut counts, &outcome)
+        && matches!(
+            o.verdict,
+            Verdict::Stopped {
+                why: StopReason::Memory { .. }
+            }
+        )
+    {
+        // Its memory full, `pdr` gives its core (and, its outcome taken, its
+        // memory) to a second shortener, from the plan's end.
+        counts.shortening = shorten_from_the_end(task, shared, stop, board);
+    }
+    (counts, outcome)
+}
+
+/// How often a shortener waiting for the plan core's first plan looks again.
+const PLAN_POLL: Duration = Duration::from_millis(20);
+
+/// The proof core's shortener, once `pdr` stopped at its memory limit: it waits for
+/// the plan core to hand over its plan (none comes on ice, or when the plan core ends
+/// without one), then shortens it from the end while the plan core does from the
+/// start, until they meet at every window size or `stop` says stop.
+fn shorten_from_the_end(
+    task: &Task,
+    shared: &SharedPlan,
+    stop: &Stop,
+    board: &Incumbent,
+) -> Shortening {
+    loop {
+        match shared.given() {
+            Some(true) => break,
+            Some(false) => return Shortening::default(),
+            None if stop.should_stop() => return Shortening::default(),
+            None => thread::sleep(PLAN_POLL),
+        }
+    }
+    shorten(task, shared, End::Finish, stop, board, "SAT windows")
 }
 
 /// What the planners on the proof core counted.
@@ -268,6 +316,8 @@ struct PlannerCounts {
     goals: Option<SubgoalCounts>,
     /// The positions the finders on the proof core stored.
     positions: u64,
+    /// What the proof core's shortener did (see [`shorten_from_the_end`]).
+    shortening: Shortening,
 }
 
 /// A planner that takes turns on the proof core before the first plan.
@@ -511,6 +561,7 @@ fn settles(outcome: &Result<Outcome, SolveError>) -> bool {
 mod tests {
     use super::*;
     use crate::engine::push_search::on_task;
+    use crate::level::Direction;
 
     #[test]
     fn the_planners_in_turns_put_a_verified_plan_on_the_board() {
@@ -566,6 +617,63 @@ mod tests {
             assert!(board.best().is_none());
             assert!(counts.goals.is_none());
             assert_eq!(counts.positions, 0);
+        });
+    }
+
+    #[test]
+    fn a_prover_out_of_memory_shortens_the_plan_from_its_end() {
+        // Right, right, back left, four times over: 12 pushes where 4 will do.
+        let text = "###########\n#         #\n#@ $   .  #\n#         #\n###########\n";
+        on_task(text, |task| {
+            let level = task.level;
+            let mut at = level.box_cells().next().unwrap();
+            let mut pushes = Vec::new();
+            for _ in 0..4 {
+                let next = level.neighbor(at, Direction::Right);
+                let after = level.neighbor(next, Direction::Right);
+                pushes.extend([
+                    (at, Direction::Right),
+                    (next, Direction::Right),
+                    (after, Direction::Left),
+                ]);
+                at = next;
+            }
+            // So little memory that `pdr` stops at once.
+            let tuning = crate::engine::Tuning {
+                memory: 300,
+                ..task.tuning
+            };
+            let small = Task { tuning, ..*task };
+            let (board, first_plan, shared) = (
+                Incumbent::new(Metric::Pushes),
+                Stop::never(),
+                SharedPlan::default(),
+            );
+            first_plan.cancel();
+            shared.start(pushes);
+            let (counts, outcome) =
+                prove(&small, (None, None), &shared, &Stop::never(), &first_plan, &board);
+            let verdict = outcome.unwrap().verdict;
+            assert!(
+                matches!(verdict, Verdict::Stopped { why: StopReason::Memory { .. } }),
+                "{verdict:?}"
+            );
+            let done = counts.unwrap().shortening;
+            assert!(done.windows > 0 && done.saved == 8, "{done:?}");
+            let best = board.best().expect("the shorter plan");
+            assert_eq!(best.plan.push_count(), 4);
+            assert!(best.plan.verify(level).is_ok());
+        });
+    }
+
+    #[test]
+    fn a_shortener_told_no_plan_will_come_stops_waiting() {
+        on_task("#####\n#@$.#\n#####\n", |task| {
+            let (board, shared) = (Incumbent::new(Metric::Pushes), SharedPlan::default());
+            shared.close();
+            let done = shorten_from_the_end(task, &shared, &Stop::never(), &board);
+            assert_eq!(done, Shortening::default());
+            assert!(board.best().is_none());
         });
     }
 

@@ -3,7 +3,8 @@
 //! the same position (the same boxes, the player in the same region) after fewer
 //! pushes, from the fewest up, so the first satisfiable bound is the window's optimum.
 //! Where it is shorter, the plan takes the solver's pushes instead, and the shorter
-//! plan is offered as the new incumbent. Windows slide over the plan, then grow.
+//! plan is offered as the new incumbent. Windows slide over the plan, then grow; a
+//! second shortener may work on the same plan from its other end ([`SharedPlan`]).
 
 use super::push_search::Push;
 use super::target::{Reached, fewest_pushes};
@@ -11,6 +12,7 @@ use super::{Incumbent, Stop, Task};
 use crate::encode::pushes::Target;
 use crate::game::{Region, plan_from_pushes};
 use crate::level::{Cell, Level};
+use std::sync::Mutex;
 
 /// The window sizes tried, in pushes, smallest first.
 const WINDOWS: [usize; 3] = [10, 18, 30];
@@ -26,39 +28,174 @@ pub struct Shortening {
     pub saved: u64,
 }
 
-/// Shortens the plan of `pushes` window by window until every window size has passed
-/// over it or `stop` says stop, offering each shorter plan on `board` (as found by
-/// `by`). Returns the pushes of the shortest plan and what was done.
+/// Which end of the plan a shortener starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// From the first push on (the plan core's shortener).
+    Start,
+    /// From the last push back (the proof core's, once `pdr` has filled its memory).
+    Finish,
+}
+
+/// The plan being shortened, shared by a shortener from each end. Both pass over it
+/// with the same window size until their windows meet, then both go on to the next
+/// size. A window is named by its distance from its own end, which the other
+/// shortener's changes at the far end leave as it was; a shorter way replaces a window
+/// only if the plan still passes through the window's two positions there (near the
+/// meeting point the two may overlap).
+#[derive(Debug, Default)]
+pub struct SharedPlan {
+    state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    pushes: Vec<Push>,
+    /// A plan was given ([`SharedPlan::start`]), or none will be ([`SharedPlan::close`]).
+    started: bool,
+    closed: bool,
+    /// The window size in [`WINDOWS`] both shorteners are at.
+    pass: usize,
+    /// Where the next window from the start begins, and how many pushes from the end
+    /// the next window from the end stops.
+    front: usize,
+    back: usize,
+}
+
+/// One window to ask: its two positions and where it lies.
+struct Job {
+    from: (Vec<bool>, Cell),
+    to: (Vec<bool>, Cell),
+    /// Its first push, counted from the plan's start (`End::Start`) or its end
+    /// (`End::Finish`: pushes after the window's last one), and its pushes.
+    at: usize,
+    pushes: usize,
+}
+
+impl SharedPlan {
+    /// Hands the plan to shorten to the shorteners (the first one given counts).
+    pub fn start(&self, pushes: Vec<Push>) {
+        let mut state = self.lock();
+        if !state.started {
+            state.pushes = pushes;
+            state.started = true;
+        }
+    }
+
+    /// Says no plan will be given: a shortener waiting for one stops waiting.
+    pub fn close(&self) {
+        self.lock().closed = true;
+    }
+
+    /// Whether a plan was given (`Some(true)`), none will be (`Some(false)`), or it
+    /// is not known yet.
+    pub fn given(&self) -> Option<bool> {
+        let state = self.lock();
+        match (state.started, state.closed) {
+            (true, _) => Some(true),
+            (false, true) => Some(false),
+            (false, false) => None,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The next window of `end`, or `None` once every window size has passed.
+    fn next(&self, level: &Level, end: End) -> Option<Job> {
+        let mut state = self.lock();
+        while let Some(&w) = WINDOWS.get(state.pass) {
+            let len = state.pushes.len();
+            let (i, j) = match end {
+                End::Start if state.front + 2 <= len - state.back.min(len) => {
+                    let i = state.front;
+                    state.front += w / 2;
+                    (i, (i + w).min(len))
+                }
+                End::Finish if len >= state.back + w && len - state.back - w >= state.front => {
+                    let j = len - state.back;
+                    state.back += w / 2;
+                    (j - w, j)
+                }
+                // The windows have met: the next size, from both ends again.
+                _ => {
+                    state.pass += 1;
+                    state.front = 0;
+                    state.back = 0;
+                    continue;
+                }
+            };
+            let mut positions = positions(level, &state.pushes[..j]);
+            let at = match end {
+                End::Start => i,
+                End::Finish => len - j,
+            };
+            return Some(Job {
+                to: positions.pop().expect("the window's last position"),
+                from: positions.swap_remove(i),
+                at,
+                pushes: j - i,
+            });
+        }
+        None
+    }
+
+    /// Puts `better` in place of the window of `job` if the plan still passes through
+    /// its two positions there: the plan's pushes then, to offer.
+    fn splice(&self, level: &Level, end: End, job: &Job, better: Vec<Push>) -> Option<Vec<Push>> {
+        let mut state = self.lock();
+        let len = state.pushes.len();
+        let i = match end {
+            End::Start => job.at,
+            End::Finish => len.checked_sub(job.at + job.pushes)?,
+        };
+        let j = i + job.pushes;
+        if j > len {
+            return None;
+        }
+        let positions = positions(level, &state.pushes[..j]);
+        if positions[i] != job.from || positions[j] != job.to {
+            return None;
+        }
+        state.pushes.splice(i..j, better);
+        Some(state.pushes.clone())
+    }
+}
+
+/// Shortens the plan of `plan` window by window from its `end` until every window size
+/// has passed over it or `stop` says stop, offering each shorter plan on `board` (as
+/// found by `by`). A shortener from the other end may work on the same plan at once.
 pub fn shorten(
     task: &Task,
-    mut pushes: Vec<Push>,
+    plan: &SharedPlan,
+    end: End,
     stop: &Stop,
     board: &Incumbent,
     by: &'static str,
-) -> (Vec<Push>, Shortening) {
+) -> Shortening {
     let level = task.level;
     let mut done = Shortening::default();
     let mut region = Region::new(level);
-    for w in WINDOWS {
-        let mut i = 0;
-        while i + 2 <= pushes.len() && !stop.should_stop() {
-            let j = (i + w).min(pushes.len());
-            let positions = positions(level, &pushes[..j]);
-            done.windows += 1;
-            if let Some(better) =
-                window(task, &positions[i], &positions[j], j - i, stop, &mut region)
-            {
-                done.shortened += 1;
-                done.saved += (j - i - better.len()) as u64;
-                pushes.splice(i..j, better);
-                if let Ok(plan) = plan_from_pushes(level, &pushes) {
-                    board.offer(level, plan, by);
-                }
+    // A plan that meets the proven bound cannot be shortened.
+    while !stop.should_stop() && !board.closed() {
+        let Some(job) = plan.next(level, end) else {
+            break;
+        };
+        done.windows += 1;
+        let Some(better) = window(task, &job.from, &job.to, job.pushes, stop, &mut region) else {
+            continue;
+        };
+        let saved = job.pushes - better.len();
+        if let Some(pushes) = plan.splice(level, end, &job, better) {
+            done.shortened += 1;
+            done.saved += saved as u64;
+            if let Ok(plan) = plan_from_pushes(level, &pushes) {
+                board.offer(level, plan, by);
             }
-            i += w / 2;
         }
     }
-    (pushes, done)
+    done
 }
 
 /// The positions of the plan: before each push and after the last, as box masks with
@@ -104,5 +241,187 @@ fn window(
     match fewest_pushes(task, &start, &target, bounds, stop) {
         Reached::Pushes(better) => Some(better),
         Reached::None | Reached::TooBig | Reached::Stopped => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::push_search::on_task;
+    use crate::game::Metric;
+    use crate::level::Direction::{Left, Right};
+
+    /// A room of three rows, a box on the middle one and its goal `steps` cells to the
+    /// right.
+    fn room(steps: usize) -> String {
+        let width = steps + 5;
+        let wall = "#".repeat(width + 2);
+        let open = format!("#{}#", " ".repeat(width));
+        let middle = format!("#@ ${}.  #", " ".repeat(steps - 1));
+        format!("{wall}\n{open}\n{middle}\n{open}\n{wall}\n")
+    }
+
+    /// A plan for [`room`] in three times the pushes it needs: right, right, back left,
+    /// again and again (the player walks round the box for each).
+    fn wandering(level: &Level, steps: usize) -> Vec<Push> {
+        let mut at = level.box_cells().next().expect("one box");
+        let mut pushes = Vec::new();
+        for _ in 0..steps {
+            let (next, after) = (level.neighbor(at, Right), level.neighbor(at, Right));
+            let after = level.neighbor(after, Right);
+            pushes.extend([(at, Right), (next, Right), (after, Left)]);
+            at = next;
+        }
+        pushes
+    }
+
+    /// The windows of the first pass, as (first push, last push + 1), from each end
+    /// in turn while both have one.
+    fn first_pass(level: &Level, plan: &SharedPlan, ends: &[End]) -> Vec<(End, usize, usize)> {
+        let len = plan.lock().pushes.len();
+        let mut windows = Vec::new();
+        for &end in ends.iter().cycle() {
+            if plan.lock().pass > 0 {
+                break;
+            }
+            let Some(job) = plan.next(level, end) else {
+                break;
+            };
+            if plan.lock().pass > 0 {
+                break; // the job is the next size's
+            }
+            windows.push(match end {
+                End::Start => (end, job.at, job.at + job.pushes),
+                End::Finish => (end, len - job.at - job.pushes, len - job.at),
+            });
+        }
+        windows
+    }
+
+    #[test]
+    fn alone_from_the_start_the_windows_slide_over_the_whole_plan() {
+        on_task(&room(8), |task| {
+            let pushes = wandering(task.level, 8);
+            let plan = SharedPlan::default();
+            plan.start(pushes.clone());
+            let windows = first_pass(task.level, &plan, &[End::Start]);
+            let starts: Vec<usize> = windows.iter().map(|w| w.1).collect();
+            assert_eq!(starts, [0, 5, 10, 15, 20]);
+            assert_eq!(windows.last().unwrap().2, pushes.len());
+        });
+    }
+
+    #[test]
+    fn from_both_ends_the_windows_meet_and_cover_the_plan() {
+        on_task(&room(12), |task| {
+            let pushes = wandering(task.level, 12);
+            let plan = SharedPlan::default();
+            plan.start(pushes.clone());
+            let windows = first_pass(task.level, &plan, &[End::Start, End::Finish]);
+            let len = pushes.len();
+            let mut covered = vec![false; len];
+            for &(end, i, j) in &windows {
+                assert!(i < j && j <= len && j - i <= WINDOWS[0]);
+                covered[i..j].iter_mut().for_each(|c| *c = true);
+                if end == End::Finish {
+                    assert!(windows.iter().any(|w| w.0 == End::Finish && w.2 == len));
+                }
+            }
+            assert!(covered.iter().all(|&c| c), "{windows:?}");
+            // Each end did part of the work, and none was asked twice.
+            let from_end = windows.iter().filter(|w| w.0 == End::Finish).count();
+            assert!(from_end >= 2 && from_end < windows.len() - 1, "{windows:?}");
+            let mut sorted = windows.clone();
+            sorted.sort_by_key(|w| (w.1, w.2));
+            sorted.dedup_by_key(|w| (w.1, w.2));
+            assert_eq!(sorted.len(), windows.len());
+        });
+    }
+
+    #[test]
+    fn a_window_the_other_end_changed_is_not_spliced() {
+        on_task(&room(8), |task| {
+            let level = task.level;
+            let pushes = wandering(level, 8);
+            let plan = SharedPlan::default();
+            plan.start(pushes.clone());
+            // 24 pushes: the front takes 0..10, the back 14..24, the front 5..15.
+            let first = plan.next(level, End::Start).unwrap();
+            let back = plan.next(level, End::Finish).unwrap();
+            let front = plan.next(level, End::Start).unwrap();
+            assert_eq!((first.at, back.at, back.pushes), (0, 0, 10));
+            assert_eq!((front.at, front.pushes), (5, 10));
+            // The back's window becomes the 4 pushes it needs: 18 pushes are left.
+            let mut at = level.box_cells().next().unwrap();
+            for &(cell, dir) in &pushes[..14] {
+                at = if cell == at {
+                    level.neighbor(cell, dir)
+                } else {
+                    at
+                };
+            }
+            let better: Vec<Push> = (0..4)
+                .scan(at, |c, _| {
+                    let push = (*c, Right);
+                    *c = level.neighbor(*c, Right);
+                    Some(push)
+                })
+                .collect();
+            let spliced = plan.splice(level, End::Finish, &back, better).unwrap();
+            assert_eq!(spliced.len(), 18);
+            assert_eq!(plan_from_pushes(level, &spliced).err(), None);
+            // The front's window ended inside the back's: the plan no longer passes
+            // through its last position, so it is refused.
+            let stale = pushes[5..11].to_vec();
+            assert_eq!(plan.splice(level, End::Start, &front, stale), None);
+            // A window from the start before the change still fits.
+            let kept = pushes[..10].to_vec();
+            assert!(plan.splice(level, End::Start, &first, kept).is_some());
+        });
+    }
+
+    #[test]
+    fn a_plan_that_meets_the_bound_is_not_shortened() {
+        on_task(&room(4), |task| {
+            let level = task.level;
+            let pushes = wandering(level, 4);
+            let board = Incumbent::new(Metric::Pushes);
+            board.offer(level, plan_from_pushes(level, &pushes).unwrap(), "t");
+            // (Not a true bound: it only closes the board.)
+            board.raise_lower(pushes.len());
+            let plan = SharedPlan::default();
+            plan.start(pushes);
+            let done = shorten(task, &plan, End::Start, &Stop::never(), &board, "t");
+            assert_eq!(done, Shortening::default());
+        });
+    }
+
+    #[test]
+    fn two_shorteners_from_both_ends_give_a_plan_that_replays() {
+        on_task(&room(10), |task| {
+            let level = task.level;
+            let pushes = wandering(level, 10);
+            assert_eq!(
+                plan_from_pushes(level, &pushes).err(),
+                None,
+                "the plan is legal"
+            );
+            let board = Incumbent::new(Metric::Pushes);
+            let plan = SharedPlan::default();
+            plan.start(pushes.clone());
+            let stop = Stop::never();
+            let (a, b) = std::thread::scope(|s| {
+                let a = s.spawn(|| shorten(task, &plan, End::Start, &stop, &board, "t"));
+                let b = s.spawn(|| shorten(task, &plan, End::Finish, &stop, &board, "t"));
+                (a.join().unwrap(), b.join().unwrap())
+            });
+            assert!(a.windows > 0 && b.windows > 0, "{a:?} {b:?}");
+            let best = board.best().expect("a shorter plan");
+            assert!(best.plan.verify(level).is_ok());
+            let kept = plan.lock().pushes.clone();
+            assert_eq!(best.plan.push_count(), kept.len());
+            assert_eq!(kept.len() as u64, pushes.len() as u64 - a.saved - b.saved);
+            assert!(kept.len() < pushes.len());
+        });
     }
 }
