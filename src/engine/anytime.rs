@@ -4,9 +4,9 @@
 //! The finder's plain search ([`PlanFinder`]) looks for a verified plan fast and offers
 //! it as the upper bound; then it asks the SAT solver to shorten the plan window by
 //! window ([`shorten`]), offering every shorter plan. The prover ([`Prover`], `pdr`)
-//! raises the proven lower bound as its search goes; after a head start it lends its
-//! core until the first plan to three planners that take turns: the finder's search
-//! with PI-corral pruning (the other half of its portfolio), the goal-by-goal planner
+//! raises the proven lower bound as its search goes; after a head start it shares its
+//! core until the first plan with three planners, in turns: the finder's search with
+//! PI-corral pruning (the other half of its portfolio), the goal-by-goal planner
 //! ([`GoalByGoal`]) and a second finder in another order ([`plan_in_turns`]). When the
 //! plain search fills its memory without a plan, the plan core takes the second finder
 //! over with that memory, from where its turns left it ([`Relay`]). A prover that fills
@@ -242,8 +242,9 @@ fn pi_finder_memory(task: &Task) -> usize {
 }
 
 /// The proof side: `pdr` for [`HEAD_START`]; if that did not settle the level and no
-/// plan is on the board, the planners of [`plan_in_turns`] until the first plan (or
-/// until they give up); then `pdr` again, from where it stopped, until the end.
+/// plan is on the board, `pdr` and the planners of [`plan_in_turns`] in turns until the
+/// first plan (or until they give up); then `pdr` alone, from where it stopped, until
+/// the end (or its memory limit, when a second shortener takes the core).
 fn prove<'a>(
     task: &Task<'a>,
     planners: (Option<&Techniques>, Option<&Relay<'a>>),
@@ -264,10 +265,19 @@ fn prove<'a>(
     if answer == SearchAnswer::Stopped(StopReason::Time) && !stop.should_stop() {
         // The planners only look for a first plan: with one on the board they have
         // nothing to do (and report nothing).
+        let mut ended = None;
         if !first_plan.is_cancelled() {
-            counts = plan_in_turns(task, planners, stop, first_plan, board);
+            counts = plan_in_turns(task, planners, Some(&mut prover), stop, first_plan, board)
+                .map(|(counts, prover_ended)| {
+                    ended = prover_ended;
+                    counts
+                });
         }
-        answer = prover.run(stop, board);
+        // Unless its turns ended it, `pdr` goes on from where they left it.
+        answer = match ended {
+            Some(answer) => answer,
+            None => prover.run(stop, board),
+        };
     }
     let outcome = prover.outcome(task, answer);
     if let (Ok(counts), Ok(o)) = (&mut counts, &outcome)
@@ -328,6 +338,8 @@ enum Turn<'r, 'a> {
     PiFinder(PlanFinder<'a>),
     /// The second finder, while the plan core does not need it.
     Second(&'r Relay<'a>),
+    /// `pdr` itself, which keeps its work from one turn to the next.
+    Prover(&'r mut Prover<'a>),
 }
 
 /// The name a plan of the second finder is credited to.
@@ -463,8 +475,11 @@ impl<'a> Relay<'a> {
 }
 
 /// The proof core before the first plan: the planners of [`Turn`] take turns until one
-/// has a plan or the first finder has (`first_plan`), all give up, or `stop` says
-/// stop. In order:
+/// has a plan or the first finder has (`first_plan`), all give up, `pdr` settles the
+/// level, or `stop` says stop. In order:
+/// - `pdr` itself (`prover`), so that a level it needs a few seconds for is not held
+///   up by a first plan that comes late; its answer, if one of its turns ends it, is
+///   returned (a plan of `pdr` is optimal, and not put on the board here);
 /// - the finder's search with PI-corral pruning (`pi`), the half of the portfolio
 ///   that does not run on the finder's core;
 /// - the goal-by-goal planner (the SAT route);
@@ -476,13 +491,18 @@ impl<'a> Relay<'a> {
 fn plan_in_turns<'a>(
     task: &Task<'a>,
     (pi, relay): (Option<&Techniques>, Option<&Relay<'a>>),
+    prover: Option<&mut Prover<'a>>,
     stop: &Stop,
     first_plan: &Stop,
     board: &Incumbent,
-) -> Result<PlannerCounts, SolveError> {
+) -> Result<(PlannerCounts, Option<SearchAnswer>), SolveError> {
     let techniques = task.tuning.finder;
     let stop = stop.either(first_plan);
     let mut planners = Vec::new();
+    let mut prover_ended = None;
+    if let Some(prover) = prover {
+        planners.push(Turn::Prover(prover));
+    }
     if let Some(pi) = pi {
         planners.push(Turn::PiFinder(PlanFinder::new(
             task,
@@ -505,9 +525,16 @@ fn plan_in_turns<'a>(
     let mut plan = None;
     // The planners that have not given up, by index.
     let mut running: Vec<usize> = (0..planners.len()).collect();
-    while plan.is_none() && !stop.should_stop() && !running.is_empty() {
+    // A plan of `pdr`, or its proof that there is none, settles the level.
+    let settled = |ended: &Option<SearchAnswer>| {
+        ended
+            .as_ref()
+            .is_some_and(|a| !matches!(a, SearchAnswer::Stopped(_)))
+    };
+    while plan.is_none() && !settled(&prover_ended) && !stop.should_stop() && !running.is_empty()
+    {
         let mut r = 0;
-        while plan.is_none() && r < running.len() {
+        while plan.is_none() && !settled(&prover_ended) && r < running.len() {
             let until = stop.by(Instant::now() + turn);
             let (answer, by) = match &mut planners[running[r]] {
                 Turn::ByGoals(planner) => {
@@ -517,6 +544,17 @@ fn plan_in_turns<'a>(
                 }
                 Turn::PiFinder(search) => (search.run(&until), "PI-corral finder"),
                 Turn::Second(relay) => (relay.turn(task, &until), SECOND_FINDER),
+                Turn::Prover(prover) => {
+                    match prover.run(&until, board) {
+                        SearchAnswer::Stopped(StopReason::Time) => r += 1,
+                        // Optimal, refuted, or out of memory: its answer is final.
+                        answer => {
+                            prover_ended = Some(answer);
+                            running.remove(r);
+                        }
+                    }
+                    continue;
+                }
             };
             match answer {
                 // The goal-by-goal planner's subplans know nothing of the user's
@@ -537,15 +575,15 @@ fn plan_in_turns<'a>(
     counts.positions = (planners.iter())
         .map(|p| match p {
             Turn::PiFinder(search) => search.stats().positions,
-            // (The relay counts the second finder's.)
-            Turn::ByGoals(_) | Turn::Second(_) => 0,
+            // (The relay counts the second finder's, and `pdr` its own.)
+            Turn::ByGoals(_) | Turn::Second(_) | Turn::Prover(_) => 0,
         })
         .sum();
     if let Some((pushes, by)) = plan {
         board.offer(task.level, push_search::plan_of(task, &pushes, by)?, by);
         first_plan.cancel();
     }
-    Ok(counts)
+    Ok((counts, prover_ended))
 }
 
 /// Whether an outcome settles the level for the other side: a proved optimum or a proof
@@ -570,7 +608,9 @@ mod tests {
             let board = Incumbent::new(Metric::Pushes);
             let first_plan = Stop::never();
             let counts =
-                plan_in_turns(task, (None, None), &Stop::never(), &first_plan, &board).unwrap();
+                plan_in_turns(task, (None, None), None, &Stop::never(), &first_plan, &board)
+                    .unwrap()
+                    .0;
             // The goal-by-goal planner takes the first turn and finds the plan.
             let best = board.best().expect("a plan on the board");
             assert!(best.plan.verify(task.level).is_ok());
@@ -589,9 +629,10 @@ mod tests {
             assert!(!first.pi_corrals);
             let pi = pi.expect("the default portfolio has two searches");
             let board = Incumbent::new(Metric::Pushes);
-            let counts = plan_in_turns(
+            let (counts, _) = plan_in_turns(
                 task,
                 (Some(&pi), None),
+                None,
                 &Stop::never(),
                 &Stop::never(),
                 &board,
@@ -607,13 +648,65 @@ mod tests {
     }
 
     #[test]
+    fn pdr_takes_the_first_turn_and_its_optimal_plan_ends_the_turns() {
+        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        on_task(text, |task| {
+            let (board, first_plan) = (Incumbent::new(Metric::Pushes), Stop::never());
+            let mut prover = Prover::new(task, &Stop::never()).unwrap();
+            let (counts, ended) = plan_in_turns(
+                task,
+                (None, None),
+                Some(&mut prover),
+                &Stop::never(),
+                &first_plan,
+                &board,
+            )
+            .unwrap();
+            assert!(matches!(ended, Some(SearchAnswer::Plan(_))), "{ended:?}");
+            // The goal-by-goal planner, next in turn, never ran.
+            assert!(counts.goals.is_none());
+        });
+    }
+
+    #[test]
+    fn a_prover_out_of_memory_in_its_turn_leaves_them_to_the_planners() {
+        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        on_task(text, |task| {
+            let tuning = crate::engine::Tuning {
+                memory: 300,
+                ..task.tuning
+            };
+            let small = Task { tuning, ..*task };
+            let (board, first_plan) = (Incumbent::new(Metric::Pushes), Stop::never());
+            let mut prover = Prover::new(&small, &Stop::never()).unwrap();
+            let (counts, ended) = plan_in_turns(
+                &small,
+                (None, None),
+                Some(&mut prover),
+                &Stop::never(),
+                &first_plan,
+                &board,
+            )
+            .unwrap();
+            assert!(
+                matches!(ended, Some(SearchAnswer::Stopped(StopReason::Memory { .. }))),
+                "{ended:?}"
+            );
+            assert_eq!(board.best().expect("the planners' plan").by, "subgoals");
+            assert!(counts.goals.is_some());
+        });
+    }
+
+    #[test]
     fn a_first_plan_already_found_leaves_the_planners_idle() {
         on_task("#####\n#@$.#\n#####\n", |task| {
             let board = Incumbent::new(Metric::Pushes);
             let first_plan = Stop::never();
             first_plan.cancel();
             let counts =
-                plan_in_turns(task, (None, None), &Stop::never(), &first_plan, &board).unwrap();
+                plan_in_turns(task, (None, None), None, &Stop::never(), &first_plan, &board)
+                    .unwrap()
+                    .0;
             assert!(board.best().is_none());
             assert!(counts.goals.is_none());
             assert_eq!(counts.positions, 0);
@@ -685,7 +778,9 @@ mod tests {
             let relay = Relay::new(Techniques::DEFAULT, Stop::never());
             let planners = (None, Some(&relay));
             let counts =
-                plan_in_turns(task, planners, &Stop::never(), &Stop::never(), &board).unwrap();
+                plan_in_turns(task, planners, None, &Stop::never(), &Stop::never(), &board)
+                    .unwrap()
+                    .0;
             let best = board.best().expect("a plan on the board");
             assert_eq!(best.by, SECOND_FINDER);
             assert!(counts.goals.is_none());
