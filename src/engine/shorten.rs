@@ -38,8 +38,9 @@ pub enum End {
 }
 
 /// The plan being shortened, shared by a shortener from each end. Both pass over it
-/// with the same window size until their windows meet, then both go on to the next
-/// size. A window is named by its distance from its own end, which the other
+/// with the same window size until their windows meet (where a whole window no longer
+/// fits at the end, the shortener from the end takes the next one from the start),
+/// then both go on to the next size. A window is named by its distance from its own end, which the other
 /// shortener's changes at the far end leave as it was; a shorter way replaces a window
 /// only if the plan still passes through the window's two positions there (near the
 /// meeting point the two may overlap).
@@ -66,6 +67,8 @@ struct State {
 struct Job {
     from: (Vec<bool>, Cell),
     to: (Vec<bool>, Cell),
+    /// The end it is counted from.
+    side: End,
     /// Its first push, counted from the plan's start (`End::Start`) or its end
     /// (`End::Finish`: pushes after the window's last one), and its pushes.
     at: usize,
@@ -107,33 +110,34 @@ impl SharedPlan {
         let mut state = self.lock();
         while let Some(&w) = WINDOWS.get(state.pass) {
             let len = state.pushes.len();
-            let (i, j) = match end {
-                End::Start if state.front + 2 <= len - state.back.min(len) => {
-                    let i = state.front;
-                    state.front += w / 2;
-                    (i, (i + w).min(len))
-                }
-                End::Finish if len >= state.back + w && len - state.back - w >= state.front => {
-                    let j = len - state.back;
-                    state.back += w / 2;
-                    (j - w, j)
-                }
+            let from_start = state.front + 2 <= len - state.back.min(len);
+            let from_finish = len >= state.back + w && len - state.back - w >= state.front;
+            // Near the meeting point a full window no longer fits at the end: the
+            // shortener from the end then takes the next window from the start.
+            let (side, i, j) = if end == End::Finish && from_finish {
+                let j = len - state.back;
+                state.back += w / 2;
+                (End::Finish, j - w, j)
+            } else if from_start {
+                let i = state.front;
+                state.front += w / 2;
+                (End::Start, i, (i + w).min(len))
+            } else {
                 // The windows have met: the next size, from both ends again.
-                _ => {
-                    state.pass += 1;
-                    state.front = 0;
-                    state.back = 0;
-                    continue;
-                }
+                state.pass += 1;
+                state.front = 0;
+                state.back = 0;
+                continue;
             };
             let mut positions = positions(level, &state.pushes[..j]);
-            let at = match end {
+            let at = match side {
                 End::Start => i,
                 End::Finish => len - j,
             };
             return Some(Job {
                 to: positions.pop().expect("the window's last position"),
                 from: positions.swap_remove(i),
+                side,
                 at,
                 pushes: j - i,
             });
@@ -143,10 +147,10 @@ impl SharedPlan {
 
     /// Puts `better` in place of the window of `job` if the plan still passes through
     /// its two positions there: the plan's pushes then, to offer.
-    fn splice(&self, level: &Level, end: End, job: &Job, better: Vec<Push>) -> Option<Vec<Push>> {
+    fn splice(&self, level: &Level, job: &Job, better: Vec<Push>) -> Option<Vec<Push>> {
         let mut state = self.lock();
         let len = state.pushes.len();
-        let i = match end {
+        let i = match job.side {
             End::Start => job.at,
             End::Finish => len.checked_sub(job.at + job.pushes)?,
         };
@@ -187,7 +191,7 @@ pub fn shorten(
             continue;
         };
         let saved = job.pushes - better.len();
-        if let Some(pushes) = plan.splice(level, end, &job, better) {
+        if let Some(pushes) = plan.splice(level, &job, better) {
             done.shortened += 1;
             done.saved += saved as u64;
             if let Ok(plan) = plan_from_pushes(level, &pushes) {
@@ -290,9 +294,9 @@ mod tests {
             if plan.lock().pass > 0 {
                 break; // the job is the next size's
             }
-            windows.push(match end {
-                End::Start => (end, job.at, job.at + job.pushes),
-                End::Finish => (end, len - job.at - job.pushes, len - job.at),
+            windows.push(match job.side {
+                End::Start => (End::Start, job.at, job.at + job.pushes),
+                End::Finish => (End::Finish, len - job.at - job.pushes, len - job.at),
             });
         }
         windows
@@ -339,6 +343,23 @@ mod tests {
     }
 
     #[test]
+    fn the_shortener_from_the_end_alone_covers_the_plan_before_the_next_size() {
+        on_task(&room(12), |task| {
+            let pushes = wandering(task.level, 12);
+            let plan = SharedPlan::default();
+            plan.start(pushes.clone());
+            let windows = first_pass(task.level, &plan, &[End::Finish]);
+            let mut covered = vec![false; pushes.len()];
+            for &(_, i, j) in &windows {
+                covered[i..j].iter_mut().for_each(|c| *c = true);
+            }
+            assert!(covered.iter().all(|&c| c), "{windows:?}");
+            // Where a full window no longer fits at the end, it took one from the start.
+            assert_eq!(windows.last().map(|w| (w.0, w.1)), Some((End::Start, 0)));
+        });
+    }
+
+    #[test]
     fn a_window_the_other_end_changed_is_not_spliced() {
         on_task(&room(8), |task| {
             let level = task.level;
@@ -367,16 +388,16 @@ mod tests {
                     Some(push)
                 })
                 .collect();
-            let spliced = plan.splice(level, End::Finish, &back, better).unwrap();
+            let spliced = plan.splice(level, &back, better).unwrap();
             assert_eq!(spliced.len(), 18);
             assert_eq!(plan_from_pushes(level, &spliced).err(), None);
             // The front's window ended inside the back's: the plan no longer passes
             // through its last position, so it is refused.
             let stale = pushes[5..11].to_vec();
-            assert_eq!(plan.splice(level, End::Start, &front, stale), None);
+            assert_eq!(plan.splice(level, &front, stale), None);
             // A window from the start before the change still fits.
             let kept = pushes[..10].to_vec();
-            assert!(plan.splice(level, End::Start, &first, kept).is_some());
+            assert!(plan.splice(level, &first, kept).is_some());
         });
     }
 
