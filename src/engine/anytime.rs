@@ -599,7 +599,16 @@ fn settles(outcome: &Result<Outcome, SolveError>) -> bool {
 mod tests {
     use super::*;
     use crate::engine::push_search::on_task;
-    use crate::level::Direction;
+    use crate::engine::shorten::tests::{room, wandering};
+
+    /// `task` with so little memory that `pdr` stops at its limit at once.
+    fn with_little_memory<'a>(task: &Task<'a>) -> Task<'a> {
+        let tuning = crate::engine::Tuning {
+            memory: 300,
+            ..task.tuning
+        };
+        Task { tuning, ..*task }
+    }
 
     #[test]
     fn the_planners_in_turns_put_a_verified_plan_on_the_board() {
@@ -672,11 +681,7 @@ mod tests {
     fn a_prover_out_of_memory_in_its_turn_leaves_them_to_the_planners() {
         let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
         on_task(text, |task| {
-            let tuning = crate::engine::Tuning {
-                memory: 300,
-                ..task.tuning
-            };
-            let small = Task { tuning, ..*task };
+            let small = with_little_memory(task);
             let (board, first_plan) = (Incumbent::new(Metric::Pushes), Stop::never());
             let mut prover = Prover::new(&small, &Stop::never()).unwrap();
             let (counts, ended) = plan_in_turns(
@@ -716,27 +721,10 @@ mod tests {
     #[test]
     fn a_prover_out_of_memory_shortens_the_plan_from_its_end() {
         // Right, right, back left, four times over: 12 pushes where 4 will do.
-        let text = "###########\n#         #\n#@ $   .  #\n#         #\n###########\n";
-        on_task(text, |task| {
+        on_task(&room(4), |task| {
             let level = task.level;
-            let mut at = level.box_cells().next().unwrap();
-            let mut pushes = Vec::new();
-            for _ in 0..4 {
-                let next = level.neighbor(at, Direction::Right);
-                let after = level.neighbor(next, Direction::Right);
-                pushes.extend([
-                    (at, Direction::Right),
-                    (next, Direction::Right),
-                    (after, Direction::Left),
-                ]);
-                at = next;
-            }
-            // So little memory that `pdr` stops at once.
-            let tuning = crate::engine::Tuning {
-                memory: 300,
-                ..task.tuning
-            };
-            let small = Task { tuning, ..*task };
+            let pushes = wandering(level, 4);
+            let small = with_little_memory(task);
             let (board, first_plan, shared) = (
                 Incumbent::new(Metric::Pushes),
                 Stop::never(),

@@ -40,10 +40,10 @@ pub enum End {
 /// The plan being shortened, shared by a shortener from each end. Both pass over it
 /// with the same window size until their windows meet (where a whole window no longer
 /// fits at the end, the shortener from the end takes the next one from the start),
-/// then both go on to the next size. A window is named by its distance from its own end, which the other
-/// shortener's changes at the far end leave as it was; a shorter way replaces a window
-/// only if the plan still passes through the window's two positions there (near the
-/// meeting point the two may overlap).
+/// then both go on to the next size. A window is named by its distance from its own
+/// end, which the other shortener's changes at the far end leave as it was; a shorter
+/// way replaces a window only if the plan still passes through the window's two
+/// positions there (near the meeting point the two may overlap).
 #[derive(Debug, Default)]
 pub struct SharedPlan {
     state: Mutex<State>,
@@ -65,8 +65,8 @@ struct State {
 
 /// One window to ask: its two positions and where it lies.
 struct Job {
-    from: (Vec<bool>, Cell),
-    to: (Vec<bool>, Cell),
+    from: Position,
+    to: Position,
     /// The end it is counted from.
     side: End,
     /// Its first push, counted from the plan's start (`End::Start`) or its end
@@ -129,14 +129,14 @@ impl SharedPlan {
                 state.back = 0;
                 continue;
             };
-            let mut positions = positions(level, &state.pushes[..j]);
+            let (from, to) = window_ends(level, &state.pushes, i, j);
             let at = match side {
                 End::Start => i,
                 End::Finish => len - j,
             };
             return Some(Job {
-                to: positions.pop().expect("the window's last position"),
-                from: positions.swap_remove(i),
+                from,
+                to,
                 side,
                 at,
                 pushes: j - i,
@@ -158,8 +158,8 @@ impl SharedPlan {
         if j > len {
             return None;
         }
-        let positions = positions(level, &state.pushes[..j]);
-        if positions[i] != job.from || positions[j] != job.to {
+        let (from, to) = window_ends(level, &state.pushes, i, j);
+        if from != job.from || to != job.to {
             return None;
         }
         state.pushes.splice(i..j, better);
@@ -202,28 +202,33 @@ pub fn shorten(
     done
 }
 
-/// The positions of the plan: before each push and after the last, as box masks with
-/// the player's cell.
-fn positions(level: &Level, pushes: &[Push]) -> Vec<(Vec<bool>, Cell)> {
+/// A position of a plan: its boxes as a mask, and the player's cell.
+type Position = (Vec<bool>, Cell);
+
+/// The plan's positions after its first `i` and its first `j` pushes (`i ≤ j`), played
+/// once from the start.
+fn window_ends(level: &Level, pushes: &[Push], i: usize, j: usize) -> (Position, Position) {
     let mut boxes = level.initial_boxes().to_vec();
     let mut player = level.player();
-    let mut all = vec![(boxes.clone(), player)];
-    for &(cell, dir) in pushes {
-        let to = level.neighbor(cell, dir);
+    let mut first = None;
+    for (n, &(cell, dir)) in pushes[..j].iter().enumerate() {
+        if n == i {
+            first = Some((boxes.clone(), player));
+        }
         boxes[cell] = false;
-        boxes[to] = true;
+        boxes[level.neighbor(cell, dir)] = true;
         player = cell;
-        all.push((boxes.clone(), player));
     }
-    all
+    let last = (boxes, player);
+    (first.unwrap_or_else(|| last.clone()), last)
 }
 
 /// Asks the solver for a way from position `from` to position `to` in fewer than
 /// `pushes` pushes: the pushes of the shortest, if shorter.
 fn window(
     task: &Task,
-    (from_boxes, from_player): &(Vec<bool>, Cell),
-    (to_boxes, to_player): &(Vec<bool>, Cell),
+    (from_boxes, from_player): &Position,
+    (to_boxes, to_player): &Position,
     pushes: usize,
     stop: &Stop,
     region: &mut Region,
@@ -249,7 +254,7 @@ fn window(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::engine::push_search::on_task;
     use crate::game::Metric;
@@ -257,7 +262,7 @@ mod tests {
 
     /// A room of three rows, a box on the middle one and its goal `steps` cells to the
     /// right.
-    fn room(steps: usize) -> String {
+    pub(crate) fn room(steps: usize) -> String {
         let width = steps + 5;
         let wall = "#".repeat(width + 2);
         let open = format!("#{}#", " ".repeat(width));
@@ -267,7 +272,7 @@ mod tests {
 
     /// A plan for [`room`] in three times the pushes it needs: right, right, back left,
     /// again and again (the player walks round the box for each).
-    fn wandering(level: &Level, steps: usize) -> Vec<Push> {
+    pub(crate) fn wandering(level: &Level, steps: usize) -> Vec<Push> {
         let mut at = level.box_cells().next().expect("one box");
         let mut pushes = Vec::new();
         for _ in 0..steps {
