@@ -300,7 +300,8 @@ fn finder_techniques_switch_off_and_on_by_name() {
 }
 
 /// A name that is no technique is a usage error that lists the names and suggests the
-/// nearest; `--memory` has a floor; `pdr` without lemmas proves the same optimum.
+/// nearest; `--memory` has a floor and `--horizons` a range; `pdr` without lemmas, and
+/// `unroll` with any number of horizons, prove the same optimum.
 #[test]
 fn tuning_options_are_checked_and_take_effect() {
     let run = expect_code(&[MICROBAN, "--level", "1", "--finder-off", "knot"], 2);
@@ -310,6 +311,24 @@ fn tuning_options_are_checked_and_take_effect() {
     assert!(run.stderr.contains("lemmas"), "{run:?}");
     let run = expect_code(&[MICROBAN, "--level", "1", "--memory", "8"], 2);
     assert!(run.stderr.contains("16"), "{run:?}");
+    for horizons in ["0", "9"] {
+        let run = expect_code(&[MICROBAN, "--level", "1", "--horizons", horizons], 2);
+        assert!(run.stderr.contains("1..=8"), "{run:?}");
+    }
+    for horizons in ["1", "2", "8"] {
+        let args = [
+            MICROBAN,
+            "--level",
+            "5",
+            "--engine",
+            "unroll",
+            "--horizons",
+            horizons,
+        ];
+        let lines = json_lines(&expect_code(&[&args[..], &["--json"]].concat(), 0));
+        assert_eq!(str_field(&lines[0], "optimal"), "pushes", "{lines:?}");
+        assert_eq!(u64_field(&lines[0], "pushes"), 6, "{lines:?}");
+    }
     for extra in [&[][..], &["--pdr-off", "lemmas", "--memory", "16"][..]] {
         let mut args = vec![MICROBAN, "--level", "1", "--engine", "pdr", "--json"];
         args.extend(extra);

@@ -257,6 +257,34 @@ fn pushes_encoding_matches_push_bfs_up_to_four_boxes() {
 }
 
 #[test]
+fn any_number_of_horizons_gives_the_optimum() {
+    // The oracle tests above run the default two horizons. One grows k a bound at a
+    // time; three take turns with more bounds in flight than the two cores, so a plan
+    // above a bound still open, and a bound refuted after a plan above it, both come
+    // up. Moves have no parity, so there the horizons take every bound in turn.
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 15,
+        ice_percent: 0,
+        extra_size: 1,
+    };
+    for horizons in [1, 3] {
+        for (encoding, seed, bound) in [
+            (EncodingKind::Pushes, 12, 14),
+            (EncodingKind::Moves, 13, 20),
+        ] {
+            let tuning = Tuning {
+                horizons,
+                ..Tuning::default()
+            };
+            let solve =
+                |level: &Level, bound| run_tuned("unroll", level, (encoding, bound), None, tuning);
+            check_engine(encoding, &solve, seed, 150, bound, opts);
+        }
+    }
+}
+
+#[test]
 fn pushes_encoding_matches_push_bfs_on_larger_boards() {
     // Larger boards with walls split the player's region as boxes move, so pairs of
     // pushes that commute (and pairs that only seem to) come up often.

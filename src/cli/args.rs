@@ -440,6 +440,16 @@ pub struct EngineArgs {
         help_heading = TUNING
     )]
     pub memory: u64,
+    /// The bounds the unroll engine asks at once, each on its own core with its own
+    /// formula: while one solver refutes k, the next asks k + 2 (1: one bound at a time).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 2,
+        value_parser = clap::value_parser!(u64).range(1..=8),
+        help_heading = TUNING
+    )]
+    pub horizons: u64,
 }
 
 /// The values of `--finder-off` and `--finder-on`: the finder's techniques.

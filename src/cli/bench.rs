@@ -64,14 +64,14 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
     );
     // Levels that share cores run slower than alone, and their times say so.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let wanted = args.jobs.max(1) * config.engine.cores();
+    let wanted = args.jobs.max(1) * config.engine.cores(&config.request.tuning);
     if wanted > cores {
         eprintln!(
             "note: {} at a time of an engine that keeps {} busy want {wanted} cores; this \
              machine has {cores}, so each level runs slower than alone (--jobs {} avoids it)",
             args.jobs.max(1),
-            plural(config.engine.cores() as u64, "core"),
-            (cores / config.engine.cores()).max(1)
+            plural(config.engine.cores(&config.request.tuning) as u64, "core"),
+            (cores / config.engine.cores(&config.request.tuning)).max(1)
         );
     }
     let progress = BenchProgress::new(jobs.len());

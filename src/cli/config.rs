@@ -131,14 +131,15 @@ impl SolveConfig {
     }
 }
 
-/// The engines' tuning of the `--finder-off`, `--finder-on`, `--pdr-off` and
-/// `--memory` options.
+/// The engines' tuning of the `--finder-off`, `--finder-on`, `--pdr-off`, `--memory`
+/// and `--horizons` options.
 fn tuning_of(args: &EngineArgs) -> Result<Tuning, String> {
     Ok(Tuning {
         finder: Techniques::DEFAULT.switched(&args.finder_off, &args.finder_on)?,
         pdr_lemmas: !args.pdr_off.contains(&PdrTechnique::Lemmas),
         // The parser caps --memory at 1 TiB, which fits a usize on 64-bit machines.
         memory: usize::try_from(args.memory << 20).map_err(|_| "--memory is too large here")?,
+        horizons: args.horizons as usize,
     })
 }
 

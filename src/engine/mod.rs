@@ -53,7 +53,7 @@ pub use incumbent::{Found, Incumbent, Status};
 pub use outcome::{FormulaSize, Outcome, SolveError, Statistics, StopReason, Verdict};
 pub use registry::EngineChoice;
 pub use trace::{Expansion, SearchTrace, TracedStep};
-pub use tuning::{DEFAULT_MEMORY, Tuning};
+pub use tuning::{DEFAULT_HORIZONS, DEFAULT_MEMORY, Tuning};
 
 pub use crate::stop::Stop;
 
@@ -93,7 +93,7 @@ pub struct About {
     pub encodings: bool,
     /// Whether it handles levels with ice.
     pub ice: bool,
-    /// How many cores it keeps busy.
+    /// How many cores it keeps busy with the default tuning (see [`Engine::cores`]).
     pub cores: usize,
     /// Whether `--engine auto` may pick it (the order of the registry is the order of
     /// preference).
@@ -146,6 +146,12 @@ pub trait Engine: Sync {
     fn encoding(&self, task: &Task) -> Option<EncodingKind> {
         let _ = task;
         None
+    }
+
+    /// How many cores it keeps busy with `tuning`.
+    fn cores(&self, tuning: &Tuning) -> usize {
+        let _ = tuning;
+        self.about().cores
     }
 
     /// Solves `task`, checking `stop` itself and reporting on `board` as it goes (plans

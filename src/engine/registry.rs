@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::{ENGINES, Engine, Request, SatUse};
+use super::{ENGINES, Engine, Request, SatUse, Tuning};
 use crate::level::Level;
 
 /// The engine with this name.
@@ -56,14 +56,14 @@ impl EngineChoice {
         }
     }
 
-    /// The cores a level keeps busy: the engine's, or under `auto` the most of any
-    /// engine it may pick.
-    pub fn cores(self) -> usize {
+    /// The cores a level keeps busy with `tuning`: the engine's, or under `auto` the
+    /// most of any engine it may pick.
+    pub fn cores(self, tuning: &Tuning) -> usize {
         match self {
-            EngineChoice::Named(engine) => engine.about().cores,
+            EngineChoice::Named(engine) => engine.cores(tuning),
             EngineChoice::Auto => (ENGINES.iter())
                 .filter(|e| e.about().auto)
-                .map(|e| e.about().cores)
+                .map(|e| e.cores(tuning))
                 .max()
                 .unwrap_or(1),
         }

@@ -1,6 +1,7 @@
 //! How the engines are tuned: the finder's techniques, `pdr`'s lemmas and the memory a
 //! search may fill. The defaults are what satsoko runs; the rest exists to measure what
-//! each technique is worth (`--finder-off`, `--finder-on`, `--pdr-off`, `--memory`), and
+//! each technique is worth (`--finder-off`, `--finder-on`, `--pdr-off`, `--memory`,
+//! `--horizons`), and
 //! travels in the typed [`Request`](super::Request), so no engine reads the environment.
 
 use serde::{Deserialize, Serialize};
@@ -9,6 +10,10 @@ use super::finder::Techniques;
 
 /// The memory a search may fill with positions unless told otherwise: 1 GiB.
 pub const DEFAULT_MEMORY: usize = 1 << 30;
+
+/// The bounds `unroll` asks at once unless told otherwise: one per core of this
+/// 2-core class of machine.
+pub const DEFAULT_HORIZONS: usize = 2;
 
 /// The engines' switches and memory, resolved once from the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,6 +28,9 @@ pub struct Tuning {
     /// `finder` and `astar` all of it, `pdr` 600/1024 of it, and `anytime` splits it
     /// between its searches (see docs/engines.md, "Memory").
     pub memory: usize,
+    /// The bounds `unroll` asks at once, each on its own core with its own formula
+    /// (`--horizons`; see docs/engines.md, "unroll").
+    pub horizons: usize,
 }
 
 impl Default for Tuning {
@@ -31,6 +39,7 @@ impl Default for Tuning {
             finder: Techniques::DEFAULT,
             pdr_lemmas: true,
             memory: DEFAULT_MEMORY,
+            horizons: DEFAULT_HORIZONS,
         }
     }
 }
@@ -53,6 +62,7 @@ mod tests {
         assert_eq!(t.finder, Techniques::DEFAULT);
         assert!(t.pdr_lemmas);
         assert_eq!(t.memory, 1 << 30);
+        assert_eq!(t.horizons, 2);
         assert_eq!(t.memory_share(1, 4), 1 << 28);
         assert_eq!(t.memory_share(600, 1024), 600 << 20);
     }

@@ -3,12 +3,16 @@
 //! so everything the solver learned carries over to k + 1. The first satisfiable k is
 //! optimal for the encoding's metric.
 
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::{
     About, Engine, FormulaSize, Incumbent, Outcome, SatUse, SolveError, Status, Stop, StopReason,
-    Task, Verdict,
+    Task, Tuning, Verdict,
 };
+use super::tuning::DEFAULT_HORIZONS;
 use crate::analysis::Analysis;
 use crate::encode::ice_moves::{MAX_OUTCOME_CELLS, outcome_cells};
 use crate::encode::{
@@ -16,7 +20,7 @@ use crate::encode::{
 };
 use crate::game::{Metric, Plan};
 use crate::level::Level;
-use crate::sat::{Lit, SatBackend, SolveResult};
+use crate::sat::{Interrupt, Lit, SatBackend, SolveResult};
 
 /// The time-indexed formula of an encoding, unrolled one step more per bound.
 pub struct Unroll;
@@ -29,7 +33,7 @@ static ABOUT: About = About {
     sat: SatUse::Any,
     encodings: true,
     ice: true,
-    cores: 1,
+    cores: DEFAULT_HORIZONS,
     auto: true,
     fewest_moves_among_optimal: false,
     traces: false,
@@ -44,12 +48,12 @@ impl Engine for Unroll {
         Some(encoding_for(task).0)
     }
 
+    fn cores(&self, tuning: &Tuning) -> usize {
+        tuning.horizons.max(1)
+    }
+
     fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
-        let backend = task
-            .solver
-            .backend(Some(stop.interrupt()))
-            .map_err(SolveError::Unsupported)?;
-        solve(task, backend, stop, board)
+        solve(task, stop, board)
     }
 }
 
@@ -71,146 +75,330 @@ fn encoding_for(task: &Task) -> (EncodingKind, Option<EncodingKind>) {
 /// under an assumption, until a plan is found, the bound is refuted for good, the
 /// bound meets a plan on `board`, or `stop` says stop. Each refuted bound raises the
 /// board's lower bound.
-fn solve(
-    task: &Task,
-    mut backend: Box<dyn SatBackend>,
-    stop: &Stop,
-    board: &Incumbent,
-) -> Result<Outcome, SolveError> {
+///
+/// With `--horizons N` (two by default), N solvers, each with its own formula on its own
+/// core, take the bounds in turn (Rintanen's algorithm B with N processes): while one
+/// refutes k, the next asks k + 2. A plan at k interrupts every solver above k; the
+/// answer is the least bound with a plan once every bound below it is refuted, so it is
+/// the same optimum as one solver growing k one bound at a time.
+fn solve(task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
     let (level, analysis) = (task.level, task.analysis);
     let (kind, fallback_from) = encoding_for(task);
     check_supported(level, kind)?;
     let lower = kind.lower_bound(analysis);
-    // A formula that cannot reach the lower bound within the budget can never answer:
-    // say so before building it. The layered steps' size is known beforehand; the
-    // others' is measured on the first step.
-    // A step bigger than a question's budget is refused too: the solver would read
-    // the stop too seldom (see QUESTION_BUDGET).
-    let too_big = |step: u64, base: u64| {
-        let at_lower = base.saturating_add(step.saturating_mul(lower.max(1) as u64));
-        let instead = if kind == EncodingKind::Pushes {
-            "--encoding pushes-lazy, or "
-        } else {
-            ""
-        };
-        let why = if step > QUESTION_BUDGET {
-            format!(
-                "one step would hold about {step} variables and clauses, more than {QUESTION_BUDGET}"
-            )
-        } else if at_lower > FORMULA_BUDGET {
-            format!(
-                "at the lower bound of {lower} steps it would hold about {at_lower} variables \
-                 and clauses, more than the {FORMULA_BUDGET} that fit in memory"
-            )
-        } else {
-            return None;
-        };
-        Some(SolveError::Unsupported(format!(
-            "the {kind} formula is too big for this level: {why}; use {instead}--engine pdr \
-             or astar"
-        )))
+    let last = task.max_steps.unwrap_or(usize::MAX);
+    let mut horizons = task.tuning.horizons.max(1);
+    let lower_than_asked = lower > last;
+    if kind == EncodingKind::Pushes && !lower_than_asked {
+        // Refused before the formula is built (but after the answer that needs none); the
+        // layered step's size is known.
+        let step = layered_step_size(level, &analysis.region);
+        if let Some(refusal) = refusal(kind, lower, step, 0) {
+            return Err(refusal);
+        }
+        // Each horizon holds its own formula: fewer of them when N would not fit at the
+        // lower bound (one always does, or the level was refused).
+        let at_lower = step.saturating_mul(lower.max(1) as u64);
+        horizons = horizons.min((FORMULA_BUDGET / at_lower.max(1)).max(1) as usize);
+    }
+    let parity = kind.parity(analysis);
+    let first = match parity {
+        Some(p) if lower % 2 != p => lower + 1,
+        _ => lower,
     };
-    let metric = kind.metric();
-    let mut cuts = 0;
-    let finish = |verdict, backend: &dyn SatBackend, cuts: usize| {
-        let mut o = Outcome::new(&ABOUT, metric, verdict);
+    let schedule = Schedule {
+        first,
+        stride: if parity.is_some() { 2 } else { 1 },
+        last,
+        shared: Mutex::new(Shared {
+            next: first,
+            ..Shared::default()
+        }),
+        ceiling: Arc::new(AtomicUsize::new(usize::MAX)),
+    };
+    let finish = |verdict, shared: &Shared| {
+        let mut o = Outcome::new(&ABOUT, kind.metric(), verdict);
         o.encoding = Some(kind);
         o.fallback_from = fallback_from;
-        o.solver = Some(backend.name().to_string());
-        o.formula = Some(FormulaSize::of(backend));
-        o.stats.cuts = (kind == EncodingKind::PushesLazy).then_some(cuts as u64);
+        o.solver = Some(task.solver.name().to_string());
+        o.formula = Some(shared.formula);
+        o.stats.cuts = (kind == EncodingKind::PushesLazy).then_some(shared.cuts as u64);
         o
     };
-    let last = task.max_steps.unwrap_or(usize::MAX);
-    if lower > last {
+    if lower_than_asked {
         let verdict = Verdict::NoPlan { bound: last };
-        return Ok(finish(verdict, backend.as_ref(), cuts));
+        return Ok(finish(verdict, &Shared::default()));
     }
-    // Refused before the formula is built, but after the answer that needs none.
-    if kind == EncodingKind::Pushes
-        && let Some(refusal) = too_big(layered_step_size(level, &analysis.region), 0)
-    {
-        return Err(refusal);
-    }
-    let mut encoding = kind.build(level, analysis, backend.as_mut());
-    let parity = kind.parity(analysis);
-    // The largest step so far, in variables and clauses.
-    let mut step_size = 0;
-    for k in lower..=last {
-        if parity.is_some_and(|p| k % 2 != p) {
-            continue; // no plan has this many pushes (see Analysis::push_parity)
+    board.raise_lower(first);
+    let horizon = Horizon {
+        task,
+        kind,
+        budget: FORMULA_BUDGET / horizons as u64,
+        schedule: &schedule,
+        stop,
+        board,
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..horizons {
+            scope.spawn(|| horizon.run());
         }
-        // Every shorter bound is refuted: k is a proven lower bound.
-        board.raise_lower(k);
+        horizon.run();
+    });
+    let mut shared = std::mem::take(&mut *schedule.shared.lock().expect("no poisoned lock"));
+    if let Some(e) = shared.failure.take() {
+        return Err(e);
+    }
+    let settled = schedule.settled(&shared.refuted);
+    let verdict = if settled > last {
+        Verdict::NoPlan { bound: last }
+    } else if let Some((plan, formula)) = shared.plans.get(&settled) {
+        let mut o = finish(
+            Verdict::Solved {
+                plan: plan.clone(),
+                optimal: true,
+            },
+            &shared,
+        );
+        // The formula that answered, as one solver growing k would report it.
+        o.formula = Some(*formula);
+        return Ok(o);
+    } else if let Some(k) = shared.dead_from.filter(|&k| k <= settled) {
+        // No sequence of k legal steps can begin a plan (the clauses without the goal
+        // hold for every prefix of a shortest plan), so no longer plan exists either, and
+        // every shorter bound is refuted.
+        let reason = format!("no sequence of {k} legal steps can begin a plan");
+        Verdict::Unsolvable { reason }
+    } else {
         let why = if board.closed() {
-            Some(StopReason::Closed)
+            StopReason::Closed
         } else {
-            stop.should_stop().then_some(StopReason::Time)
+            shared.ended.unwrap_or(StopReason::Time)
         };
-        if let Some(why) = why {
-            return Ok(finish(Verdict::Stopped { why }, backend.as_ref(), cuts));
+        // A plan above a bound still open is on the board, and stays the answer.
+        Verdict::Stopped { why }
+    };
+    Ok(finish(verdict, &shared))
+}
+
+/// Why a formula cannot be asked at all on this level, in words that name what to use
+/// instead: a step bigger than a question's budget (the solver would read the stop too
+/// seldom, see QUESTION_BUDGET), or a formula that cannot reach the lower bound within
+/// the budget, built on `base` variables and clauses with steps of `step`.
+fn refusal(kind: EncodingKind, lower: usize, step: u64, base: u64) -> Option<SolveError> {
+    let at_lower = base.saturating_add(step.saturating_mul(lower.max(1) as u64));
+    let instead = if kind == EncodingKind::Pushes {
+        "--encoding pushes-lazy, or "
+    } else {
+        ""
+    };
+    let why = if step > QUESTION_BUDGET {
+        format!("one step would hold about {step} variables and clauses, more than {QUESTION_BUDGET}")
+    } else if at_lower > FORMULA_BUDGET {
+        format!(
+            "at the lower bound of {lower} steps it would hold about {at_lower} variables \
+             and clauses, more than the {FORMULA_BUDGET} that fit in memory"
+        )
+    } else {
+        return None;
+    };
+    Some(SolveError::Unsupported(format!(
+        "the {kind} formula is too big for this level: {why}; use {instead}--engine pdr \
+         or astar"
+    )))
+}
+
+/// The bounds the horizons share out.
+struct Schedule {
+    /// The least bound asked (the lower bound, rounded up to the parity).
+    first: usize,
+    /// 2 when the push parity leaves every other bound out, else 1.
+    stride: usize,
+    /// The greatest bound asked (`--max-steps`).
+    last: usize,
+    /// What the horizons found.
+    shared: Mutex<Shared>,
+    /// The least bound with a plan, or from which no plan exists: a horizon asking a
+    /// bound above it is interrupted, as its answer no longer matters.
+    ceiling: Arc<AtomicUsize>,
+}
+
+impl Schedule {
+    /// The least bound not refuted: every plan has at least this many steps.
+    fn settled(&self, refuted: &BTreeSet<usize>) -> usize {
+        let mut k = self.first;
+        while refuted.contains(&k) {
+            k += self.stride;
         }
-        // The first bound is the lower bound, which on a large level is many steps
-        // from step 0: the stop is asked before each step and within it.
-        while encoding.steps() < k {
-            let before = size_of(backend.as_ref());
-            let why = if before + step_size > FORMULA_BUDGET {
-                let size = FormulaSize::of(backend.as_ref());
-                StopReason::FormulaFull { size }
-            } else if encoding.add_step(backend.as_mut(), stop).is_err() {
-                StopReason::Time
-            } else {
+        k
+    }
+}
+
+/// What the horizons found, under the schedule's lock.
+#[derive(Default)]
+struct Shared {
+    /// The next bound no horizon has claimed.
+    next: usize,
+    /// The bounds with no plan of exactly that many steps.
+    refuted: BTreeSet<usize>,
+    /// The plans found, by bound, with the formula that found each.
+    plans: BTreeMap<usize, (Plan, FormulaSize)>,
+    /// The least bound no sequence of legal steps of that length can reach: no plan has
+    /// that many steps or more.
+    dead_from: Option<usize>,
+    /// The least bound a formula could not grow to within its budget.
+    full_from: Option<usize>,
+    /// Why a horizon stopped before the answer (the first to stop says).
+    ended: Option<StopReason>,
+    /// An error that ends the solve.
+    failure: Option<SolveError>,
+    /// Cuts the lazy encodings added, all horizons together.
+    cuts: usize,
+    /// The largest formula any horizon built.
+    formula: FormulaSize,
+}
+
+/// One solver with its own formula, asking the bounds it claims from the schedule.
+struct Horizon<'a> {
+    task: &'a Task<'a>,
+    kind: EncodingKind,
+    /// The variables and clauses its formula may hold.
+    budget: u64,
+    schedule: &'a Schedule,
+    stop: &'a Stop,
+    board: &'a Incumbent,
+}
+
+impl Horizon<'_> {
+    /// Claims bounds until the answer is settled, the schedule runs out, or something
+    /// stops it; what it learns goes to the schedule.
+    fn run(&self) {
+        let schedule = self.schedule;
+        let lock = || schedule.shared.lock().expect("no poisoned lock");
+        // The bound this horizon asks, read by its solver's interrupt.
+        let asking = Arc::new(AtomicUsize::new(0));
+        let interrupt: Interrupt = {
+            let (stop, asking) = (self.stop.clone(), asking.clone());
+            let ceiling = schedule.ceiling.clone();
+            Arc::new(move || {
+                stop.should_stop()
+                    || asking.load(Ordering::Relaxed) > ceiling.load(Ordering::Relaxed)
+            })
+        };
+        let mut backend = match self.task.solver.backend(Some(interrupt)) {
+            Ok(backend) => backend,
+            Err(why) => {
+                lock().failure.get_or_insert(SolveError::Unsupported(why));
+                return;
+            }
+        };
+        let (level, analysis) = (self.task.level, self.task.analysis);
+        let mut encoding = self.kind.build(level, analysis, backend.as_mut());
+        // The largest step so far, in variables and clauses.
+        let mut step_size = 0;
+        loop {
+            let k = {
+                let mut shared = lock();
+                let settled = schedule.settled(&shared.refuted);
+                let answered = shared.plans.contains_key(&settled)
+                    || shared.dead_from.is_some_and(|d| d <= settled)
+                    || shared.failure.is_some();
+                let k = shared.next;
+                if answered || self.board.closed() || k > schedule.last {
+                    break;
+                }
+                if self.stop.should_stop() {
+                    shared.ended.get_or_insert(StopReason::Time);
+                    break;
+                }
+                let beyond = (shared.full_from.into_iter())
+                    .chain(shared.dead_from)
+                    .chain(shared.plans.keys().next().copied())
+                    .any(|bound| k >= bound);
+                if beyond {
+                    break;
+                }
+                shared.next += schedule.stride;
+                k
+            };
+            asking.store(k, Ordering::Relaxed);
+            // The first bound is the lower bound, which on a large level is many steps
+            // from step 0: the stop is asked before each step and within it.
+            while encoding.steps() < k {
+                let before = size_of(backend.as_ref());
+                if before + step_size > self.budget {
+                    let size = FormulaSize::of(backend.as_ref());
+                    let mut shared = lock();
+                    shared.full_from = Some(shared.full_from.map_or(k, |f| f.min(k)));
+                    shared.ended.get_or_insert(StopReason::FormulaFull { size });
+                    shared.formula = larger(shared.formula, size);
+                    return;
+                }
+                if encoding.add_step(backend.as_mut(), self.stop).is_err() {
+                    let size = FormulaSize::of(backend.as_ref());
+                    let mut shared = lock();
+                    shared.ended.get_or_insert(StopReason::Time);
+                    shared.formula = larger(shared.formula, size);
+                    return;
+                }
                 step_size = step_size.max(size_of(backend.as_ref()) - before);
                 if encoding.steps() == 1
-                    && let Some(refusal) = too_big(step_size, before)
+                    && let Some(refusal) = refusal(self.kind, schedule.first, step_size, before)
                 {
-                    return Err(refusal);
-                }
-                continue;
-            };
-            return Ok(finish(Verdict::Stopped { why }, backend.as_ref(), cuts));
-        }
-        encoding.goal_literal(k, backend.as_mut());
-        board.set_status(Status {
-            bound: Some(k),
-            formula: Some(FormulaSize::of(backend.as_ref())),
-        });
-        match solve_bound(level, encoding.as_mut(), backend.as_mut(), k)? {
-            Bound::Plan(plan, n) => {
-                cuts += n;
-                let verdict = Verdict::Solved {
-                    plan,
-                    optimal: true,
-                };
-                return Ok(finish(verdict, backend.as_ref(), cuts));
-            }
-            Bound::Unsat {
-                clauses_alone,
-                cuts: n,
-            } => {
-                cuts += n;
-                if clauses_alone {
-                    // No sequence of k legal steps can begin a plan (the clauses without
-                    // the goal hold for every prefix of a shortest plan), so no longer
-                    // plan exists either, and every shorter bound was already refuted.
-                    let reason = format!("no sequence of {k} legal steps can begin a plan");
-                    let verdict = Verdict::Unsolvable { reason };
-                    return Ok(finish(verdict, backend.as_ref(), cuts));
+                    lock().failure.get_or_insert(refusal);
+                    return;
                 }
             }
-            Bound::Unknown => {
-                let verdict = Verdict::Stopped {
-                    why: StopReason::Time,
-                };
-                return Ok(finish(verdict, backend.as_ref(), cuts));
+            encoding.goal_literal(k, backend.as_mut());
+            self.board.set_status(Status {
+                bound: Some(k),
+                formula: Some(FormulaSize::of(backend.as_ref())),
+            });
+            let answer = solve_bound(level, encoding.as_mut(), backend.as_mut(), k);
+            let formula = FormulaSize::of(backend.as_ref());
+            let mut shared = lock();
+            shared.formula = larger(shared.formula, formula);
+            match answer {
+                Ok(Bound::Plan(plan, cuts)) => {
+                    shared.cuts += cuts;
+                    schedule.ceiling.fetch_min(k, Ordering::Relaxed);
+                    // On the board at once: a stop before the bounds below are refuted
+                    // keeps it.
+                    self.board.offer(level, plan.clone(), ABOUT.name);
+                    shared.plans.insert(k, (plan, formula));
+                }
+                Ok(Bound::Unsat {
+                    clauses_alone,
+                    cuts,
+                }) => {
+                    shared.cuts += cuts;
+                    if clauses_alone {
+                        shared.dead_from = Some(shared.dead_from.map_or(k, |d| d.min(k)));
+                        schedule.ceiling.fetch_min(k, Ordering::Relaxed);
+                    } else {
+                        shared.refuted.insert(k);
+                        // Every shorter bound is refuted: a proven lower bound.
+                        self.board.raise_lower(schedule.settled(&shared.refuted));
+                    }
+                }
+                // Interrupted: by the stop (the next claim says so), or because a plan
+                // below made this bound moot.
+                Ok(Bound::Unknown) => {}
+                Err(e) => {
+                    shared.failure.get_or_insert(e);
+                    return;
+                }
             }
         }
     }
-    Ok(finish(
-        Verdict::NoPlan { bound: last },
-        backend.as_ref(),
-        cuts,
-    ))
+}
+
+/// The larger of two formulas, in variables and clauses.
+fn larger(a: FormulaSize, b: FormulaSize) -> FormulaSize {
+    if b.variables + b.clauses > a.variables + a.clauses {
+        b
+    } else {
+        a
+    }
 }
 
 /// The variables and clauses of the formula in `backend`.
