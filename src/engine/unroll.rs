@@ -115,6 +115,7 @@ fn solve(task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveEr
             ..Shared::default()
         }),
         ceiling: Arc::new(AtomicUsize::new(usize::MAX)),
+        done: stop.child(),
     };
     let finish = |verdict, shared: &Shared| {
         let mut o = Outcome::new(&ABOUT, kind.metric(), verdict);
@@ -220,6 +221,9 @@ struct Schedule {
     /// The least bound with a plan, or from which no plan exists: a horizon asking a
     /// bound above it is interrupted, as its answer no longer matters.
     ceiling: Arc<AtomicUsize>,
+    /// The stop, cancelled too once the answer is settled: every horizon then stops,
+    /// in its solver or while it builds its formula.
+    done: Stop,
 }
 
 impl Schedule {
@@ -230,6 +234,22 @@ impl Schedule {
             k += self.stride;
         }
         k
+    }
+
+    /// Whether `shared` holds the answer: a plan at the least bound not refuted, or a
+    /// proof that no plan that long exists, or an error.
+    fn is_answered(&self, shared: &Shared) -> bool {
+        let settled = self.settled(&shared.refuted);
+        shared.plans.contains_key(&settled)
+            || shared.dead_from.is_some_and(|d| d <= settled)
+            || shared.failure.is_some()
+    }
+
+    /// Stops every horizon once `shared` holds the answer.
+    fn publish(&self, shared: &Shared) {
+        if self.is_answered(shared) {
+            self.done.cancel();
+        }
     }
 }
 
@@ -277,17 +297,18 @@ impl Horizon<'_> {
         // The bound this horizon asks, read by its solver's interrupt.
         let asking = Arc::new(AtomicUsize::new(0));
         let interrupt: Interrupt = {
-            let (stop, asking) = (self.stop.clone(), asking.clone());
+            let (done, asking) = (schedule.done.clone(), asking.clone());
             let ceiling = schedule.ceiling.clone();
             Arc::new(move || {
-                stop.should_stop()
-                    || asking.load(Ordering::Relaxed) > ceiling.load(Ordering::Relaxed)
+                done.should_stop() || asking.load(Ordering::Relaxed) > ceiling.load(Ordering::Relaxed)
             })
         };
         let mut backend = match self.task.solver.backend(Some(interrupt)) {
             Ok(backend) => backend,
             Err(why) => {
-                lock().failure.get_or_insert(SolveError::Unsupported(why));
+                let mut shared = lock();
+                shared.failure.get_or_insert(SolveError::Unsupported(why));
+                schedule.publish(&shared);
                 return;
             }
         };
@@ -298,27 +319,26 @@ impl Horizon<'_> {
         loop {
             let k = {
                 let mut shared = lock();
-                let settled = schedule.settled(&shared.refuted);
-                let answered = shared.plans.contains_key(&settled)
-                    || shared.dead_from.is_some_and(|d| d <= settled)
-                    || shared.failure.is_some();
-                let k = shared.next;
-                if answered || self.board.closed() || k > schedule.last {
+                if schedule.is_answered(&shared) || self.board.closed() {
                     break;
                 }
                 if self.stop.should_stop() {
                     shared.ended.get_or_insert(StopReason::Time);
                     break;
                 }
-                let beyond = (shared.full_from.into_iter())
-                    .chain(shared.dead_from)
-                    .chain(shared.plans.keys().next().copied())
-                    .any(|bound| k >= bound);
-                if beyond {
+                let beyond = |k: usize| {
+                    k > schedule.last
+                        || (shared.full_from.into_iter())
+                            .chain(shared.dead_from)
+                            .chain(shared.plans.keys().next().copied())
+                            .any(|bound| k >= bound)
+                };
+                let next = shared.next;
+                if beyond(next) {
                     break;
                 }
                 shared.next += schedule.stride;
-                k
+                next
             };
             asking.store(k, Ordering::Relaxed);
             // The first bound is the lower bound, which on a large level is many steps
@@ -333,7 +353,7 @@ impl Horizon<'_> {
                     shared.formula = larger(shared.formula, size);
                     return;
                 }
-                if encoding.add_step(backend.as_mut(), self.stop).is_err() {
+                if encoding.add_step(backend.as_mut(), &schedule.done).is_err() {
                     let size = FormulaSize::of(backend.as_ref());
                     let mut shared = lock();
                     shared.ended.get_or_insert(StopReason::Time);
@@ -344,10 +364,16 @@ impl Horizon<'_> {
                 if encoding.steps() == 1
                     && let Some(refusal) = refusal(self.kind, schedule.first, step_size, before)
                 {
-                    lock().failure.get_or_insert(refusal);
+                    let mut shared = lock();
+                    shared.failure.get_or_insert(refusal);
+                    schedule.publish(&shared);
                     return;
                 }
             }
+            // The goal at k is asked of exactly k steps (each horizon's bounds rise):
+            // "unsatisfiable without the goal" then says that no k legal steps exist, and
+            // no step after k must be a legal push too.
+            debug_assert_eq!(encoding.steps(), k);
             encoding.goal_literal(k, backend.as_mut());
             self.board.set_status(Status {
                 bound: Some(k),
@@ -385,8 +411,11 @@ impl Horizon<'_> {
                 Ok(Bound::Unknown) => {}
                 Err(e) => {
                     shared.failure.get_or_insert(e);
-                    return;
                 }
+            }
+            schedule.publish(&shared);
+            if shared.failure.is_some() {
+                return;
             }
         }
     }
@@ -568,4 +597,61 @@ pub fn sweep(
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schedule(first: usize, stride: usize) -> Schedule {
+        Schedule {
+            first,
+            stride,
+            last: usize::MAX,
+            shared: Mutex::new(Shared::default()),
+            ceiling: Arc::new(AtomicUsize::new(usize::MAX)),
+            done: Stop::never(),
+        }
+    }
+
+    #[test]
+    fn the_settled_bound_is_the_least_not_refuted_of_the_parity() {
+        let s = schedule(7, 2);
+        let mut shared = Shared::default();
+        assert_eq!(s.settled(&shared.refuted), 7);
+        // 11 refuted before 9: the bound waits for 9.
+        shared.refuted.insert(11);
+        assert_eq!(s.settled(&shared.refuted), 7);
+        shared.refuted.insert(7);
+        assert_eq!(s.settled(&shared.refuted), 9);
+        shared.refuted.insert(9);
+        assert_eq!(s.settled(&shared.refuted), 13);
+    }
+
+    #[test]
+    fn a_plan_answers_only_once_every_bound_below_it_is_refuted() {
+        let s = schedule(4, 1);
+        let mut shared = Shared::default();
+        shared.plans.insert(6, (Plan::default(), FormulaSize::default()));
+        shared.refuted.insert(5);
+        s.publish(&shared);
+        assert!(!s.is_answered(&shared));
+        assert!(!s.done.should_stop());
+        shared.refuted.insert(4);
+        s.publish(&shared);
+        assert!(s.is_answered(&shared));
+        assert!(s.done.should_stop());
+    }
+
+    #[test]
+    fn no_legal_sequence_answers_once_the_bounds_below_are_refuted() {
+        let s = schedule(2, 2);
+        let mut shared = Shared {
+            dead_from: Some(4),
+            ..Shared::default()
+        };
+        assert!(!s.is_answered(&shared));
+        shared.refuted.insert(2);
+        assert!(s.is_answered(&shared));
+    }
 }
