@@ -656,21 +656,25 @@ mod tests {
         });
     }
 
+    /// Two boxes that `pdr` settles in its first turn given the memory.
+    const TWO_BOXES: &str = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+
+    /// The turns with `pdr` first and no finder: what they counted, how `pdr` ended,
+    /// and the board.
+    fn turns_with_pdr(task: &Task) -> (PlannerCounts, Option<SearchAnswer>, Incumbent) {
+        let board = Incumbent::new(Metric::Pushes);
+        let mut prover = Prover::new(task, &Stop::never()).unwrap();
+        let (stop, first_plan) = (Stop::never(), Stop::never());
+        let (counts, ended) =
+            plan_in_turns(task, (None, None), Some(&mut prover), &stop, &first_plan, &board)
+                .unwrap();
+        (counts, ended, board)
+    }
+
     #[test]
     fn pdr_takes_the_first_turn_and_its_optimal_plan_ends_the_turns() {
-        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
-        on_task(text, |task| {
-            let (board, first_plan) = (Incumbent::new(Metric::Pushes), Stop::never());
-            let mut prover = Prover::new(task, &Stop::never()).unwrap();
-            let (counts, ended) = plan_in_turns(
-                task,
-                (None, None),
-                Some(&mut prover),
-                &Stop::never(),
-                &first_plan,
-                &board,
-            )
-            .unwrap();
+        on_task(TWO_BOXES, |task| {
+            let (counts, ended, _) = turns_with_pdr(task);
             assert!(matches!(ended, Some(SearchAnswer::Plan(_))), "{ended:?}");
             // The goal-by-goal planner, next in turn, never ran.
             assert!(counts.goals.is_none());
@@ -679,20 +683,8 @@ mod tests {
 
     #[test]
     fn a_prover_out_of_memory_in_its_turn_leaves_them_to_the_planners() {
-        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
-        on_task(text, |task| {
-            let small = with_little_memory(task);
-            let (board, first_plan) = (Incumbent::new(Metric::Pushes), Stop::never());
-            let mut prover = Prover::new(&small, &Stop::never()).unwrap();
-            let (counts, ended) = plan_in_turns(
-                &small,
-                (None, None),
-                Some(&mut prover),
-                &Stop::never(),
-                &first_plan,
-                &board,
-            )
-            .unwrap();
+        on_task(TWO_BOXES, |task| {
+            let (counts, ended, board) = turns_with_pdr(&with_little_memory(task));
             assert!(
                 matches!(ended, Some(SearchAnswer::Stopped(StopReason::Memory { .. }))),
                 "{ended:?}"

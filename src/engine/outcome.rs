@@ -90,6 +90,10 @@ impl FormulaSize {
             clauses: stats.clauses,
         }
     }
+    /// Variables plus clauses: what the formula budgets count.
+    pub fn total(self) -> u64 {
+        self.variables + self.clauses
+    }
 }
 
 /// Counters an engine reports (`None`: it has no such thing).

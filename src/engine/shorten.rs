@@ -284,6 +284,19 @@ pub(crate) mod tests {
         pushes
     }
 
+    /// [`wandering`]'s plan for [`room`]`(steps)` and the windows of its first pass.
+    fn wandering_first_pass(
+        level: &Level,
+        steps: usize,
+        ends: &[End],
+    ) -> (Vec<Push>, Vec<(End, usize, usize)>) {
+        let pushes = wandering(level, steps);
+        let plan = SharedPlan::default();
+        plan.start(pushes.clone());
+        let windows = first_pass(level, &plan, ends);
+        (pushes, windows)
+    }
+
     /// The windows of the first pass, as (first push, last push + 1), from each end
     /// in turn while both have one.
     fn first_pass(level: &Level, plan: &SharedPlan, ends: &[End]) -> Vec<(End, usize, usize)> {
@@ -310,10 +323,7 @@ pub(crate) mod tests {
     #[test]
     fn alone_from_the_start_the_windows_slide_over_the_whole_plan() {
         on_task(&room(8), |task| {
-            let pushes = wandering(task.level, 8);
-            let plan = SharedPlan::default();
-            plan.start(pushes.clone());
-            let windows = first_pass(task.level, &plan, &[End::Start]);
+            let (pushes, windows) = wandering_first_pass(task.level, 8, &[End::Start]);
             let starts: Vec<usize> = windows.iter().map(|w| w.1).collect();
             assert_eq!(starts, [0, 5, 10, 15, 20]);
             assert_eq!(windows.last().unwrap().2, pushes.len());
@@ -323,10 +333,8 @@ pub(crate) mod tests {
     #[test]
     fn from_both_ends_the_windows_meet_and_cover_the_plan() {
         on_task(&room(12), |task| {
-            let pushes = wandering(task.level, 12);
-            let plan = SharedPlan::default();
-            plan.start(pushes.clone());
-            let windows = first_pass(task.level, &plan, &[End::Start, End::Finish]);
+            let (pushes, windows) =
+                wandering_first_pass(task.level, 12, &[End::Start, End::Finish]);
             let len = pushes.len();
             let mut covered = vec![false; len];
             for &(end, i, j) in &windows {
@@ -350,10 +358,7 @@ pub(crate) mod tests {
     #[test]
     fn the_shortener_from_the_end_alone_covers_the_plan_before_the_next_size() {
         on_task(&room(12), |task| {
-            let pushes = wandering(task.level, 12);
-            let plan = SharedPlan::default();
-            plan.start(pushes.clone());
-            let windows = first_pass(task.level, &plan, &[End::Finish]);
+            let (pushes, windows) = wandering_first_pass(task.level, 12, &[End::Finish]);
             let mut covered = vec![false; pushes.len()];
             for &(_, i, j) in &windows {
                 covered[i..j].iter_mut().for_each(|c| *c = true);

@@ -136,7 +136,6 @@ fn solve(task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveEr
         kind,
         budget: FORMULA_BUDGET / horizons as u64,
         schedule: &schedule,
-        stop,
         board,
     };
     std::thread::scope(|scope| {
@@ -284,7 +283,6 @@ struct Horizon<'a> {
     /// The variables and clauses its formula may hold.
     budget: u64,
     schedule: &'a Schedule,
-    stop: &'a Stop,
     board: &'a Incumbent,
 }
 
@@ -322,19 +320,16 @@ impl Horizon<'_> {
                 if schedule.is_answered(&shared) || self.board.closed() {
                     break;
                 }
-                if self.stop.should_stop() {
+                // Not answered, so it is the caller's stop.
+                if schedule.done.should_stop() {
                     shared.ended.get_or_insert(StopReason::Time);
                     break;
                 }
-                let beyond = |k: usize| {
-                    k > schedule.last
-                        || (shared.full_from.into_iter())
-                            .chain(shared.dead_from)
-                            .chain(shared.plans.keys().next().copied())
-                            .any(|bound| k >= bound)
-                };
                 let next = shared.next;
-                if beyond(next) {
+                let beyond = next > schedule.last
+                    || next >= schedule.ceiling.load(Ordering::Relaxed)
+                    || shared.full_from.is_some_and(|f| next >= f);
+                if beyond {
                     break;
                 }
                 shared.next += schedule.stride;
@@ -344,7 +339,7 @@ impl Horizon<'_> {
             // The first bound is the lower bound, which on a large level is many steps
             // from step 0: the stop is asked before each step and within it.
             while encoding.steps() < k {
-                let before = size_of(backend.as_ref());
+                let before = FormulaSize::of(backend.as_ref()).total();
                 if before + step_size > self.budget {
                     let size = FormulaSize::of(backend.as_ref());
                     let mut shared = lock();
@@ -360,7 +355,7 @@ impl Horizon<'_> {
                     shared.formula = larger(shared.formula, size);
                     return;
                 }
-                step_size = step_size.max(size_of(backend.as_ref()) - before);
+                step_size = step_size.max(FormulaSize::of(backend.as_ref()).total() - before);
                 if encoding.steps() == 1
                     && let Some(refusal) = refusal(self.kind, schedule.first, step_size, before)
                 {
@@ -423,17 +418,7 @@ impl Horizon<'_> {
 
 /// The larger of two formulas, in variables and clauses.
 fn larger(a: FormulaSize, b: FormulaSize) -> FormulaSize {
-    if b.variables + b.clauses > a.variables + a.clauses {
-        b
-    } else {
-        a
-    }
-}
-
-/// The variables and clauses of the formula in `backend`.
-fn size_of(backend: &dyn SatBackend) -> u64 {
-    let stats = backend.stats();
-    stats.variables + stats.clauses
+    if b.total() > a.total() { b } else { a }
 }
 
 /// The answer for one bound k.
