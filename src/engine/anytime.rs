@@ -386,6 +386,8 @@ impl<'a> Relay<'a> {
                 switches: false,
                 pi_corrals: false,
                 connectivity: true,
+                // The macro search runs once, beside the plan core's plain search.
+                macros: false,
                 ..techniques
             },
             positions: AtomicU64::new(0),

@@ -31,6 +31,9 @@ pub struct Step {
     pub count: u16,
 }
 
+/// The `entrance` that marks a [box macro](Step::box_macro).
+const BOX_MACRO: u8 = u8::MAX;
+
 impl Step {
     /// The step of the start node (no push).
     pub const START: Step = Step::straight(0, Direction::ALL[0], 0, 0);
@@ -75,9 +78,18 @@ impl Step {
         Direction::ALL[self.dir as usize]
     }
 
+    /// The box on `from` taken to `to` in `count` pushes by the way the plan finder's
+    /// macro search finds (the direction of its first push is not kept).
+    pub fn box_macro(from: Cell, to: Cell, count: u16) -> Step {
+        Step {
+            entrance: BOX_MACRO,
+            ..Step::straight(from, Direction::ALL[0], to, count)
+        }
+    }
+
     /// For a goal macro, the index of its goal's entrance.
     pub fn goal_entrance(self) -> Option<usize> {
-        (self.entrance > 0).then(|| self.entrance as usize - 1)
+        (self.entrance > 0 && self.entrance != BOX_MACRO).then(|| self.entrance as usize - 1)
     }
 }
 
