@@ -155,6 +155,12 @@ impl Features {
         self.progress(boxes) * REGION_CELLS + (REGION_CELLS - regions.clamp(1, REGION_CELLS))
     }
 
+    /// How many regions the boxes on `boxes` split the floor into (with or without
+    /// the connectivity feature).
+    pub fn region_count(&mut self, level: &Level, boxes: &[bool]) -> usize {
+        self.regions(level, boxes, None).0
+    }
+
     /// How many goals of the packing order the boxes on `boxes` fill, in order.
     pub fn packed(&self, boxes: &[bool]) -> usize {
         self.order.iter().take_while(|&&g| boxes[g]).count()

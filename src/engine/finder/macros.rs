@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, BinaryHeap};
 use std::ops::Bound::{Excluded, Unbounded};
 
 use super::corral::Corrals;
+use super::features::Features;
 use super::knots::Knots;
 use crate::analysis::{Analysis, frozen_off_goal, packing_order};
 use crate::engine::StopReason;
@@ -63,10 +64,9 @@ struct Ways {
     pushes: Vec<u32>,
     stamp: u32,
     queue: Vec<u32>,
-    /// Per cell, the stamp of the search that made a move to it, and the region names
-    /// of the moves made to it (a cell can be reached with the player in different
-    /// regions).
-    moved: Vec<(u32, [Cell; 4])>,
+    /// Per state, the stamp of the search that filled the player's region round its
+    /// box: the states of one region have one move and one set of pushes.
+    covered: Vec<u32>,
 }
 
 impl Ways {
@@ -80,14 +80,15 @@ impl Ways {
             pushes: vec![0; cells * 4],
             stamp: 0,
             queue: Vec::new(),
-            moved: vec![(0, [0; 4]); cells],
+            covered: vec![0; cells * 4],
         }
     }
 
     /// Every move of the box on `b` in the position `boxes`, the player able to walk to
     /// the cells of `reach`: per cell the box can be pushed to (live cells only) and
     /// per region the player can then be in, the move with the fewest pushes, into
-    /// `out` with the state it ends in. The states' parents stay until the next call.
+    /// `out` with the state it ends in (its features still 0). The states' parents stay
+    /// until the next call.
     fn moves(
         &mut self,
         (level, live): (&Level, &[bool]),
@@ -99,7 +100,7 @@ impl Ways {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen.fill(0);
-            self.moved.fill((0, [0; 4]));
+            self.covered.fill(0);
             self.stamp = 1;
         }
         let stamp = self.stamp;
@@ -118,26 +119,23 @@ impl Ways {
         while head < self.queue.len() {
             let s = self.queue[head] as usize;
             head += 1;
+            if self.covered[s] == stamp {
+                continue; // its region was filled from a state with no more pushes
+            }
             let (c, d) = (s / 4, Direction::ALL[s % 4]);
             self.blocked[c] = true;
             let player = level.neighbor(c, d);
             let name = self.region.fill(level, &self.blocked, player);
-            if c != b {
-                let (seen, names) = &mut self.moved[c];
-                let k = if *seen == stamp { names.iter().position(|&n| n == name) } else { None };
-                if *seen != stamp || k.is_none() {
-                    let n = if *seen == stamp { names.iter().filter(|&&n| n != usize::MAX).count() } else { 0 };
-                    if *seen != stamp {
-                        *names = [usize::MAX; 4];
-                        *seen = stamp;
-                    }
-                    if n < 4 {
-                        names[n] = name;
-                        let pushes = self.pushes[s];
-                        let m = Move { from: b, to: c, player, name, pushes, packed: 0, regions: 0 };
-                        out.push((m, s as u32));
-                    }
+            for side in Direction::ALL {
+                if self.region.contains(level.neighbor(c, side)) {
+                    self.covered[c * 4 + side.index()] = stamp;
                 }
+            }
+            if c != b {
+                let pushes = self.pushes[s];
+                let (packed, regions) = (0, 0);
+                let m = Move { from: b, to: c, player, name, pushes, packed, regions };
+                out.push((m, s as u32));
             }
             for side in Direction::ALL {
                 let at = level.neighbor(c, side);
@@ -186,13 +184,10 @@ type Cells = BTreeMap<FeatureCell, BinaryHeap<Reverse<(u32, u32)>>>;
 pub struct MacroSearch<'a> {
     level: &'a Level,
     analysis: &'a Analysis,
-    order: Vec<Cell>,
+    /// The packing order's goals filled, and the regions (counted, not capped).
+    features: Features,
     graph: PushGraph<'a>,
     ways: Ways,
-    /// The regions of a position, counted.
-    count: Region,
-    counted: Vec<u32>,
-    count_stamp: u32,
     corrals: Corrals,
     knots: Knots,
     /// The player's region after a move.
@@ -222,18 +217,16 @@ impl<'a> MacroSearch<'a> {
         stop: &Stop,
     ) -> Option<MacroSearch<'a>> {
         let order = packing_order(level, &analysis.region, stop);
+        let floor = (0..level.cell_count()).filter(|&c| analysis.region[c]).collect();
         if stop.should_stop() {
             return None;
         }
         Some(MacroSearch {
             level,
             analysis,
-            order,
+            features: Features::new(order, floor, true, level.cell_count()),
             graph: PushGraph::new(level, analysis),
             ways: Ways::new(level),
-            count: Region::new(level),
-            counted: vec![0; level.cell_count()],
-            count_stamp: 0,
             corrals: Corrals::new(level, stop.clone()),
             knots: Knots::new(level, stop.clone()),
             reach: Region::new(level),
@@ -262,32 +255,24 @@ impl<'a> MacroSearch<'a> {
         std::mem::take(&mut self.max_positions)
     }
 
+    /// The positions the search may store.
+    #[cfg(test)]
+    pub fn allowed(&self) -> usize {
+        self.max_positions
+    }
+
     /// Lets the search store `more` positions beyond its share.
     pub fn grant(&mut self, more: usize) {
         self.max_positions += more;
     }
 
-    /// Goals of the packing order filled in the position `boxes`.
-    fn packed(&self, boxes: &[bool]) -> u32 {
-        self.order.iter().take_while(|&&g| boxes[g]).count() as u32
-    }
-
-    /// The regions the boxes on `boxes` split the player's floor into.
-    fn regions(&mut self, boxes: &[bool]) -> u32 {
-        let level = self.level;
-        self.count_stamp += 1;
-        let stamp = self.count_stamp;
-        let mut n = 0;
-        for c in 0..level.cell_count() {
-            if !self.analysis.region[c] || boxes[c] || self.counted[c] == stamp {
-                continue;
-            }
-            n += 1;
-            for &x in self.count.fill_cells(level, boxes, c) {
-                self.counted[x] = stamp;
-            }
-        }
-        n
+    /// The features of the position laid out in the graph: goals of the packing order
+    /// filled, and regions.
+    fn features(&mut self) -> (u32, u32) {
+        let mask = self.graph.mask();
+        let packed = self.features.packed(mask);
+        let regions = self.features.region_count(self.level, mask);
+        (packed as u32, regions as u32)
     }
 
     /// Files node `id` with its weight under the features of `boxes`.
@@ -303,8 +288,7 @@ impl<'a> MacroSearch<'a> {
         if self.graph.is_solved(start) {
             return Some(SearchAnswer::Plan(Vec::new()));
         }
-        let mask = self.graph.mask().to_vec();
-        let features = (self.packed(&mask), self.regions(&mask));
+        let features = self.features();
         self.graph.leave();
         self.weight.push(0);
         self.g.push(0);
@@ -359,27 +343,20 @@ impl<'a> MacroSearch<'a> {
     fn expand_entered(&mut self, id: u32) -> Option<SearchAnswer> {
         let (level, analysis) = (self.level, self.analysis);
         let boxes = self.graph.boxes().to_vec();
-        let mut mask = self.graph.mask().to_vec();
-        let (packed, regions) = (self.packed(&mask), self.regions(&mask));
+        let (packed, regions) = self.features();
         let mut children = std::mem::take(&mut self.children);
         children.clear();
         for &b in &boxes {
             let first = children.len();
-            let reach = self.graph.region();
-            (self.ways).moves((level, &analysis.live), &mask, reach, b as Cell, &mut children);
-            // Keep the moves whose child is not dead; the ways of this box are
-            // forgotten with the next box, so their pushes are only counted here.
+            let (mask, reach) = (self.graph.mask(), self.graph.region());
+            (self.ways).moves((level, &analysis.live), mask, reach, b as Cell, &mut children);
+            // Keep the moves whose child is not dead, with its features.
             let mut k = first;
             while k < children.len() {
                 let (m, _) = children[k];
                 self.graph.make(m.from, m.to);
-                mask[m.from] = false;
-                mask[m.to] = true;
-                let dead = self.dead(&mask, &boxes, m);
-                let features = (!dead).then(|| (self.packed(&mask), self.regions(&mask)));
+                let features = (!self.dead(m)).then(|| self.features());
                 self.graph.unmake(m.from, m.to);
-                mask[m.to] = false;
-                mask[m.from] = true;
                 match features {
                     Some((p, r)) => {
                         children[k].0.packed = p;
@@ -407,12 +384,9 @@ impl<'a> MacroSearch<'a> {
             if self.max_pushes.is_some_and(|max| child_g as usize > max) {
                 continue;
             }
-            self.graph.make(m.from, m.to);
             self.graph.move_box(m.from, m.to);
             let key = self.graph.key(m.from, m.to, m.name);
-            let stored = self.graph.find(key).is_some();
-            self.graph.unmake(m.from, m.to);
-            if stored {
+            if self.graph.find(key).is_some() {
                 continue;
             }
             if self.graph.len() >= self.max_positions {
@@ -435,11 +409,12 @@ impl<'a> MacroSearch<'a> {
         answer
     }
 
-    /// Whether the child of the entered node after move `m` (made in `mask`) is dead:
-    /// the static deadlocks, a box frozen off its goal, a corral that never opens, or
-    /// a learned knot.
-    fn dead(&mut self, mask: &[bool], boxes: &[u16], m: Move) -> bool {
+    /// Whether the child of the entered node after move `m` (made in the graph's
+    /// mask) is dead: the static deadlocks, a box frozen off its goal, a corral that
+    /// never opens, or a learned knot.
+    fn dead(&mut self, m: Move) -> bool {
         let (level, analysis) = (self.level, self.analysis);
+        let mask = self.graph.mask();
         if self.graph.is_dead_after(m.from, m.to)
             || frozen_off_goal(level, mask, &analysis.live, m.to)
         {
@@ -449,12 +424,9 @@ impl<'a> MacroSearch<'a> {
         if self.corrals.dead(level, analysis, mask, &self.reach, m.to) {
             return true;
         }
-        let mut cells: Vec<u16> = boxes
-            .iter()
-            .map(|&x| if x as Cell == m.from { m.to as u16 } else { x })
-            .collect();
-        cells.sort_unstable();
-        self.knots.dead(level, analysis, (mask, &cells), m.player, m.to)
+        self.graph.move_box(m.from, m.to);
+        let child = (self.graph.mask(), self.graph.child_boxes());
+        self.knots.dead(level, analysis, child, m.player, m.to)
     }
 
     /// The pushes from the start to node `id`, each macro move's found again on the

@@ -19,8 +19,8 @@
 //!
 //! Every technique can be switched off for measurements with `--finder-off`, a
 //! comma-separated list of the names in [`Techniques`]; those off by default
-//! (`connectivity`, `partial-order`, `macros`) are switched on with `--finder-on`. They reach the
-//! finder in the request's [`Tuning`](super::Tuning).
+//! (`connectivity`, `partial-order`, `macros`) are switched on with `--finder-on`.
+//! They reach the finder in the request's [`Tuning`](super::Tuning).
 
 mod corral;
 mod features;
@@ -266,7 +266,7 @@ impl Member<'_> {
     fn allowed(&self) -> usize {
         match self {
             Member::Pushes(s) => s.allowed(),
-            Member::Macros(_) => 0,
+            Member::Macros(s) => s.allowed(),
         }
     }
 }
@@ -329,10 +329,10 @@ impl<'a> PlanFinder<'a> {
         let share = memory / per_position / members;
         let limits = (share, task.max_steps);
         let (level, analysis) = (task.level, task.analysis);
-        let pushes = (variants.into_iter())
-            .map(|t| Search::new(level, analysis, t, limits, stop).map(|s| Member::Pushes(Box::new(s))));
-        let macros =
-            macros.then(|| MacroSearch::new(level, analysis, limits, stop).map(|s| Member::Macros(Box::new(s))));
+        let push_search = |t| Search::new(level, analysis, t, limits, stop).map(Box::new);
+        let pushes = (variants.into_iter()).map(|t| push_search(t).map(Member::Pushes));
+        let macro_search = || MacroSearch::new(level, analysis, limits, stop).map(Box::new);
+        let macros = macros.then(|| macro_search().map(Member::Macros));
         let searches = pushes.chain(macros).collect();
         // A slice is shorter when an expansion is costly (its children and their
         // heuristic grow with the boxes), so that the searches still take turns: with a
