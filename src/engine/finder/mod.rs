@@ -37,7 +37,7 @@ use macros::MacroSearch;
 use search::Search;
 
 use super::push_search::arena::Arena;
-use super::push_search::{self, SearchAnswer};
+use super::push_search::{self, Push, SearchAnswer};
 use super::{
     About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task, Verdict,
 };
@@ -69,6 +69,10 @@ pub const ESTIMATE_WEIGHT: u32 = 2;
 
 /// Positions one search expands before the next search of the portfolio takes the core.
 const SLICE: usize = 512;
+
+/// The least grace, in push expansions, the push searches have after the macro search
+/// found a plan (see [`PlanFinder::run`]).
+const MIN_GRACE: u64 = 4 * SLICE as u64;
 
 /// Declares [`Techniques`] from one list of its switches: each field, its name on the
 /// command line (`--finder-off`, `--finder-on`) and its doc, spelled once.
@@ -155,7 +159,7 @@ techniques! {
     /// go, FESS-style ([`macros`]; `macros`; off by default: on the every-3rd
     /// XSokoban sample the default solves 26 levels at 60 s with it against 25, but
     /// loses the proof of level 4, whose first plan then comes from the macro search
-    /// two pushes longer).
+    /// two pushes longer, the push searches' grace too short to find theirs).
     macros = "macros",
 }
 
@@ -304,6 +308,9 @@ pub struct PlanFinder<'a> {
     released: FinderStats,
     /// The bytes one stored position is counted at.
     per_position: usize,
+    /// A plan of the macro search held back while the push searches have their grace
+    /// (see [`PlanFinder::run`]), with the push expansions at which it ends.
+    held: Option<(Vec<Push>, u64)>,
     /// The positions the last search released had been allowed.
     #[cfg(test)]
     last_share: usize,
@@ -349,6 +356,7 @@ impl<'a> PlanFinder<'a> {
             last: SearchAnswer::Stopped(StopReason::GaveUp),
             released: FinderStats::default(),
             per_position,
+            held: None,
             #[cfg(test)]
             last_share: 0,
         }
@@ -366,7 +374,10 @@ impl<'a> PlanFinder<'a> {
     }
 
     /// Searches on until a plan, until every search gives up (the answer of the last
-    /// one), or until `stop` says stop (`Stopped(Time)`; a later call goes on).
+    /// one), or until `stop` says stop (`Stopped(Time)`; a later call goes on). A plan
+    /// of the macro search is held back while the push searches make as many
+    /// expansions again as they had made by then (at least [`MIN_GRACE`]): its plans
+    /// can be a few pushes longer, and the shorter plan of the two is the answer.
     pub fn run(&mut self, stop: &Stop) -> SearchAnswer {
         let Some(searches) = &mut self.searches else {
             return SearchAnswer::Stopped(StopReason::Time);
@@ -386,7 +397,15 @@ impl<'a> PlanFinder<'a> {
         };
         while !running.is_empty() {
             if stop.should_stop() {
-                return SearchAnswer::Stopped(StopReason::Time);
+                // A plan held for the grace is a plan found: a stop never loses it.
+                self.last = match self.held.take() {
+                    Some((pushes, _)) => {
+                        running.clear();
+                        SearchAnswer::Plan(pushes)
+                    }
+                    None => SearchAnswer::Stopped(StopReason::Time),
+                };
+                return self.last.clone();
             }
             let mut i = 0;
             while i < running.len() {
@@ -406,12 +425,39 @@ impl<'a> PlanFinder<'a> {
                         }
                         share_out(searches, running, freed);
                     }
+                    Some(SearchAnswer::Plan(pushes))
+                        if matches!(searches[running[i]], Member::Macros(_))
+                            && self.held.is_none() =>
+                    {
+                        let k = running.remove(i);
+                        self.released.positions += searches[k].positions() as u64;
+                        self.released.expanded += searches[k].expanded();
+                        let freed = searches[k].release();
+                        share_out(searches, running, freed);
+                        let grace = push_expansions(searches, running).max(MIN_GRACE);
+                        let end = push_expansions(searches, running) + grace;
+                        self.held = Some((pushes, end));
+                    }
                     Some(answer) => {
+                        let answer = match (answer, self.held.take()) {
+                            (SearchAnswer::Plan(p), Some((q, _))) if q.len() < p.len() => {
+                                SearchAnswer::Plan(q)
+                            }
+                            (answer, _) => answer,
+                        };
                         running.clear();
                         self.last = answer.clone();
                         return answer;
                     }
                 }
+            }
+            if let Some((_, end)) = &self.held
+                && (running.is_empty() || push_expansions(searches, running) >= *end)
+            {
+                let (pushes, _) = self.held.take().expect("a plan is held");
+                running.clear();
+                self.last = SearchAnswer::Plan(pushes);
+                return self.last.clone();
             }
         }
         self.last.clone()
@@ -426,6 +472,14 @@ impl<'a> PlanFinder<'a> {
             expanded: self.released.expanded + searches.iter().map(|s| s.expanded()).sum::<u64>(),
         }
     }
+}
+
+/// The push expansions of the `running` searches so far.
+fn push_expansions(searches: &[Member], running: &[usize]) -> u64 {
+    (running.iter())
+        .filter(|&&j| matches!(searches[j], Member::Pushes(_)))
+        .map(|&j| searches[j].expanded())
+        .sum()
 }
 
 /// Shares `positions` out evenly among the `running` searches.
@@ -596,6 +650,35 @@ mod tests {
             assert_eq!(finder.last_share, 2 * share);
             // Their positions are still counted.
             assert!(finder.stats().positions > 0);
+        });
+    }
+
+    #[test]
+    fn a_macro_plan_held_for_the_grace_survives_a_stop_and_yields_to_a_shorter_plan() {
+        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        let on = Techniques {
+            macros: true,
+            ..Techniques::DEFAULT
+        };
+        on_task(text, |task| {
+            let (plan, _) = find_plan(task, &on, &Stop::never());
+            let SearchAnswer::Plan(plan) = plan else {
+                panic!("{plan:?}")
+            };
+            // A held plan longer than any the searches find (the finder does not
+            // replay it; the caller does).
+            let longer: Vec<Push> = plan.iter().chain(&plan).copied().collect();
+            let held = |finder: &mut PlanFinder| finder.held = Some((longer.clone(), u64::MAX));
+            let mut finder = PlanFinder::new(task, &on, task.tuning.memory, &Stop::never());
+            held(&mut finder);
+            let past = Stop::new(Some(Instant::now()));
+            assert_eq!(finder.run(&past), SearchAnswer::Plan(longer.clone()));
+            let mut finder = PlanFinder::new(task, &on, task.tuning.memory, &Stop::never());
+            held(&mut finder);
+            match finder.run(&Stop::never()) {
+                SearchAnswer::Plan(p) => assert!(p.len() < longer.len()),
+                other => panic!("{other:?}"),
+            }
         });
     }
 
