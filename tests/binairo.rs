@@ -203,14 +203,9 @@ fn the_formula_is_written_as_dimacs() {
     assert!(text.contains("c var 1 one r1c1"));
     let clauses = satsoko::cert::check::parse_cnf(&text).unwrap();
     let mut solver = VarisatBackend::new();
-    let vars = clauses
-        .iter()
-        .flatten()
-        .map(|l| l.unsigned_abs())
-        .max()
-        .unwrap();
+    let vars = clauses.variables();
     let lits: Vec<Lit> = (0..vars).map(|_| solver.new_var()).collect();
-    for clause in &clauses {
+    for clause in clauses.clauses() {
         let c: Vec<Lit> = clause
             .iter()
             .map(|&l| {

@@ -126,6 +126,7 @@ fn tampered_certificates_are_refused() {
     check(&cnf_text, "", 6);
     // Unreadable input: exit 1.
     expect_code(&["check-proof", "no-such.cnf", lrat.to_str().unwrap()], 1);
+    expect_code(&["check-proof", cnf.to_str().unwrap(), "no-such.lrat"], 1);
     check("p cnf 1 2\n1 0\n", &lrat_text, 1);
 }
 

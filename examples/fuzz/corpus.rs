@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use satsoko::analysis::Analysis;
-use satsoko::cert::check::parse_cnf;
+use satsoko::cert::check::{Formula, parse_cnf};
 use satsoko::encode::EncodingKind;
 use satsoko::encode::formula::Unrolled;
 use satsoko::engine::registry::by_name;
@@ -58,7 +58,7 @@ pub(crate) struct Context<'a> {
     pub(crate) fixtures: &'a Fixtures,
     pub(crate) unrolled: Vec<Unrolled>,
     /// The formula an LRAT input without `%%` is checked against.
-    pub(crate) small_formula: Vec<Vec<i64>>,
+    pub(crate) small_formula: Formula,
 }
 
 /// A small unsatisfiable formula (every clause over two variables), and its refutation.

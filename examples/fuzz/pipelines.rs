@@ -498,13 +498,10 @@ fn run_lrat(text: &str, ctx: &mut Context, counts: &Counts) -> bool {
     match check_lrat(&formula, proof) {
         Ok(checked) => {
             assert_eq!(checked.clauses, formula.len());
-            let vars = (formula.iter().flatten())
-                .map(|l| l.unsigned_abs())
-                .max()
-                .unwrap_or(0);
+            let vars = formula.variables();
             if vars <= 16 && formula.len() <= 1000 {
                 let satisfiable = (0u32..1 << vars).any(|bits| {
-                    formula.iter().all(|clause| {
+                    formula.clauses().all(|clause| {
                         clause.iter().any(|&l| {
                             let v = l.unsigned_abs() - 1;
                             (bits >> v & 1 == 1) == (l > 0)

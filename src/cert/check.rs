@@ -9,6 +9,9 @@
 //! Hints for RAT steps (negative ids) are refused: the solver never writes them.
 
 use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
 
 /// What a successful check found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,82 +28,265 @@ pub struct Checked {
 /// as large as `i64::MIN` would have no negation.
 const MAX_VARIABLE: u64 = i32::MAX as u64;
 
-/// Parses DIMACS CNF: the clauses in order, each a list of non-zero literals.
-pub fn parse_cnf(text: &str) -> Result<Vec<Vec<i64>>, String> {
-    let mut clauses = Vec::new();
-    let mut current = Vec::new();
+/// A CNF formula with its clauses one after another in one array (a certificate's
+/// formula has hundreds of millions of literals: one allocation per clause would
+/// double its memory). Clause `i` has id `i + 1`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Formula {
+    literals: Vec<i32>,
+    /// Where each clause ends in `literals`.
+    ends: Vec<usize>,
+}
+
+impl Formula {
+    /// Number of clauses.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether the formula has no clause.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Clause `i` (id `i + 1`).
+    pub fn clause(&self, i: usize) -> &[i32] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.literals[start..self.ends[i]]
+    }
+
+    /// The clauses in order.
+    pub fn clauses(&self) -> impl Iterator<Item = &[i32]> {
+        (0..self.len()).map(|i| self.clause(i))
+    }
+
+    /// The largest variable a clause names (0 when none does).
+    pub fn variables(&self) -> u32 {
+        (self.literals.iter())
+            .map(|l| l.unsigned_abs())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The formula of the first `n` clauses.
+    pub fn first(&self, n: usize) -> Formula {
+        let ends = self.ends[..n].to_vec();
+        let literals = self.literals[..ends.last().copied().unwrap_or(0)].to_vec();
+        Formula { literals, ends }
+    }
+
+    /// Adds a clause at the end.
+    pub fn push(&mut self, clause: &[i32]) {
+        self.literals.extend_from_slice(clause);
+        self.ends.push(self.literals.len());
+    }
+}
+
+/// Reads one literal or id; `None` when `word` is no number or out of range.
+fn literal(word: &str) -> Option<i32> {
+    let value: i64 = word.parse().ok()?;
+    (value.unsigned_abs() <= MAX_VARIABLE).then_some(value as i32)
+}
+
+/// Why `word` (on line `number`) is no literal.
+fn bad_literal(word: &str) -> String {
+    match word.parse::<i64>() {
+        Ok(l) => format!("literal {l} is out of range (variables go up to {MAX_VARIABLE})"),
+        Err(_) => format!("{word:?} is not a literal"),
+    }
+}
+
+/// Parses DIMACS CNF text: the clauses in order.
+pub fn parse_cnf(text: &str) -> Result<Formula, String> {
+    read_cnf(text.as_bytes())
+}
+
+/// Reads DIMACS CNF line by line from `input`: the clauses in order.
+pub fn read_cnf(mut input: impl BufRead) -> Result<Formula, String> {
+    let mut formula = Formula::default();
+    let mut open = false;
     let mut declared = None;
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('c') {
+    let mut line = String::new();
+    let mut number = 0;
+    loop {
+        line.clear();
+        let read = input.read_line(&mut line).map_err(|e| e.to_string())?;
+        if read == 0 {
+            break;
+        }
+        number += 1;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('c') {
             continue;
         }
-        if let Some(rest) = line.strip_prefix('p') {
+        if let Some(rest) = text.strip_prefix('p') {
             let words: Vec<&str> = rest.split_whitespace().collect();
             match words.as_slice() {
                 ["cnf", _, n] => declared = n.parse::<usize>().ok(),
-                _ => return Err(format!("line {}: a bad header {line:?}", number + 1)),
+                _ => return Err(format!("line {number}: a bad header {text:?}")),
             }
             continue;
         }
-        for word in line.split_whitespace() {
-            let lit: i64 = word
-                .parse()
-                .map_err(|_| format!("line {}: {word:?} is not a literal", number + 1))?;
-            if lit.unsigned_abs() > MAX_VARIABLE {
-                return Err(format!(
-                    "line {}: literal {lit} is out of range (variables go up to {MAX_VARIABLE})",
-                    number + 1
-                ));
-            }
+        for word in text.split_whitespace() {
+            let lit =
+                literal(word).ok_or_else(|| format!("line {number}: {}", bad_literal(word)))?;
             if lit == 0 {
-                clauses.push(std::mem::take(&mut current));
+                formula.ends.push(formula.literals.len());
+                open = false;
             } else {
-                current.push(lit);
+                formula.literals.push(lit);
+                open = true;
             }
         }
     }
-    if !current.is_empty() {
+    if open {
         return Err("the last clause has no terminating 0".into());
     }
     match declared {
-        Some(n) if n == clauses.len() => Ok(clauses),
+        Some(n) if n == formula.len() => Ok(formula),
         Some(n) => Err(format!(
             "the header declares {n} clauses, the file has {}",
-            clauses.len()
+            formula.len()
         )),
         None => Err("no \"p cnf\" header".into()),
     }
 }
 
-/// Checks the LRAT proof `proof` against the clauses `formula` (clause `i` has id
-/// `i + 1`): `Ok` when every step holds and the empty clause is derived.
-pub fn check_lrat(formula: &[Vec<i64>], proof: &str) -> Result<Checked, String> {
-    if let Some(l) = (formula.iter().flatten()).find(|l| l.unsigned_abs() > MAX_VARIABLE) {
-        return Err(format!("the formula has the literal {l}, out of range"));
+/// Checks the LRAT proof text `proof` against `formula`: `Ok` when every step holds
+/// and the empty clause is derived.
+pub fn check_lrat(formula: &Formula, proof: &str) -> Result<Checked, String> {
+    read_lrat(formula, proof.as_bytes()).map_err(|e| e.to_string())
+}
+
+/// Why a check could not be made, or what it refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckError {
+    /// A file cannot be read, or the formula is not DIMACS CNF.
+    Input(String),
+    /// The proof does not refute the formula.
+    Refused(String),
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            CheckError::Input(why) | CheckError::Refused(why) => f.write_str(why),
+        }
     }
-    let mut db: HashMap<u64, Vec<i64>> = HashMap::with_capacity(formula.len());
-    for (i, clause) in formula.iter().enumerate() {
-        db.insert(i as u64 + 1, clause.clone());
+}
+
+/// Checks the LRAT proof in the file `lrat` against the DIMACS formula in `cnf`, both
+/// read line by line.
+pub fn check_files(cnf: &Path, lrat: &Path) -> Result<Checked, CheckError> {
+    let open = |path: &Path| {
+        File::open(path)
+            .map(|f| BufReader::with_capacity(1 << 20, f))
+            .map_err(|e| CheckError::Input(format!("cannot read {}: {e}", path.display())))
+    };
+    let (formula, proof) = (open(cnf)?, open(lrat)?);
+    let formula =
+        read_cnf(formula).map_err(|e| CheckError::Input(format!("{}: {e}", cnf.display())))?;
+    read_lrat(&formula, proof)
+}
+
+/// The clauses a proof may name: the formula's (until deleted) and those it added.
+struct Clauses<'f> {
+    formula: &'f Formula,
+    /// Whether each clause of the formula is still there.
+    kept: Vec<bool>,
+    added: HashMap<u64, Box<[i32]>>,
+}
+
+impl Clauses<'_> {
+    fn get(&self, id: u64) -> Option<&[i32]> {
+        match usize::try_from(id) {
+            Ok(i) if (1..=self.formula.len()).contains(&i) => {
+                self.kept[i - 1].then(|| self.formula.clause(i - 1))
+            }
+            _ => self.added.get(&id).map(|c| &c[..]),
+        }
     }
-    let mut refuted = formula.iter().any(Vec::is_empty);
+
+    fn delete(&mut self, id: u64) {
+        match usize::try_from(id) {
+            Ok(i) if (1..=self.formula.len()).contains(&i) => self.kept[i - 1] = false,
+            _ => {
+                self.added.remove(&id);
+            }
+        }
+    }
+}
+
+/// A partial assignment that is undone after each step.
+struct Assignment {
+    /// Per variable: 1 true, -1 false, 0 unset.
+    value: Vec<i8>,
+    set: Vec<usize>,
+}
+
+impl Assignment {
+    fn of(&self, lit: i32) -> i8 {
+        let v = self
+            .value
+            .get(lit.unsigned_abs() as usize)
+            .copied()
+            .unwrap_or(0);
+        if lit > 0 { v } else { -v }
+    }
+
+    fn make_true(&mut self, lit: i32) {
+        let var = lit.unsigned_abs() as usize;
+        if var >= self.value.len() {
+            self.value.resize(var + 1, 0);
+        }
+        self.value[var] = if lit > 0 { 1 } else { -1 };
+        self.set.push(var);
+    }
+
+    fn clear(&mut self) {
+        for var in self.set.drain(..) {
+            self.value[var] = 0;
+        }
+    }
+}
+
+/// Checks the LRAT proof read line by line from `proof` against `formula`.
+pub fn read_lrat(formula: &Formula, mut proof: impl BufRead) -> Result<Checked, CheckError> {
+    let mut db = Clauses {
+        formula,
+        kept: vec![true; formula.len()],
+        added: HashMap::new(),
+    };
+    let mut refuted = formula.clauses().any(<[i32]>::is_empty);
     let (mut added, mut deleted) = (0, 0);
     let mut last_id = formula.len() as u64;
-    let mut value: HashMap<i64, bool> = HashMap::new();
-    for (number, line) in proof.lines().enumerate() {
-        let at = |msg: String| format!("proof line {}: {msg}", number + 1);
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if words.is_empty() || words[0].starts_with('c') {
-            continue;
+    let mut assignment = Assignment {
+        value: vec![0; formula.variables() as usize + 1],
+        set: Vec::new(),
+    };
+    let (mut line, mut numbers) = (String::new(), Vec::new());
+    let mut number = 0;
+    loop {
+        line.clear();
+        let read = proof.read_line(&mut line);
+        if read.map_err(|e| CheckError::Input(format!("cannot read the proof: {e}")))? == 0 {
+            break;
         }
-        let id: u64 = words[0]
+        number += 1;
+        let at = |msg: String| CheckError::Refused(format!("proof line {number}: {msg}"));
+        let mut words = line.split_whitespace();
+        let Some(first) = words.next().filter(|w| !w.starts_with('c')) else {
+            continue;
+        };
+        let id: u64 = first
             .parse()
-            .map_err(|_| at(format!("{:?} is not an id", words[0])))?;
-        if words.get(1) == Some(&"d") {
-            for w in &words[2..] {
+            .map_err(|_| at(format!("{first:?} is not an id")))?;
+        let mut words = words.peekable();
+        if words.peek() == Some(&"d") {
+            for w in words.skip(1) {
                 let n: u64 = w.parse().map_err(|_| at(format!("{w:?} is not an id")))?;
                 if n != 0 {
-                    db.remove(&n);
+                    db.delete(n);
                     deleted += 1;
                 }
             }
@@ -112,9 +298,13 @@ pub fn check_lrat(formula: &[Vec<i64>], proof: &str) -> Result<Checked, String> 
             )));
         }
         last_id = id;
-        let numbers: Vec<i64> = (words[1..].iter())
-            .map(|w| w.parse().map_err(|_| at(format!("{w:?} is not a number"))))
-            .collect::<Result<_, _>>()?;
+        numbers.clear();
+        for w in words {
+            numbers.push(
+                w.parse::<i64>()
+                    .map_err(|_| at(format!("{w:?} is not a number")))?,
+            );
+        }
         let split = numbers
             .iter()
             .position(|&n| n == 0)
@@ -125,14 +315,14 @@ pub fn check_lrat(formula: &[Vec<i64>], proof: &str) -> Result<Checked, String> 
                 "literal {l} is out of range (variables go up to {MAX_VARIABLE})"
             )));
         }
+        let clause: Box<[i32]> = clause.iter().map(|&l| l as i32).collect();
         let hints = match rest.split_last() {
             Some((0, hints)) => hints,
             _ => return Err(at("the hints do not end with 0".into())),
         };
-        value.clear();
-        for &l in clause {
-            value.insert(l, false);
-            value.insert(-l, true);
+        assignment.clear();
+        for &l in &clause[..] {
+            assignment.make_true(-l);
         }
         let mut conflict = false;
         for &h in hints {
@@ -140,22 +330,19 @@ pub fn check_lrat(formula: &[Vec<i64>], proof: &str) -> Result<Checked, String> 
                 return Err(at("RAT hints are not accepted".into()));
             }
             let hinted = db
-                .get(&(h as u64))
+                .get(h as u64)
                 .ok_or_else(|| at(format!("hint {h} names no clause")))?;
             let mut open = None;
             for &l in hinted {
-                match value.get(&l) {
-                    Some(false) => {}
-                    Some(true) => return Err(at(format!("hint {h} is satisfied, not unit"))),
-                    None if open.is_none() => open = Some(l),
-                    None => return Err(at(format!("hint {h} has two open literals"))),
+                match assignment.of(l) {
+                    -1 => {}
+                    1 => return Err(at(format!("hint {h} is satisfied, not unit"))),
+                    _ if open.is_none() => open = Some(l),
+                    _ => return Err(at(format!("hint {h} has two open literals"))),
                 }
             }
             match open {
-                Some(l) => {
-                    value.insert(l, true);
-                    value.insert(-l, false);
-                }
+                Some(l) => assignment.make_true(l),
                 None => {
                     conflict = true;
                     break;
@@ -167,10 +354,11 @@ pub fn check_lrat(formula: &[Vec<i64>], proof: &str) -> Result<Checked, String> 
         }
         added += 1;
         refuted |= clause.is_empty();
-        db.insert(id, clause.to_vec());
+        db.added.insert(id, clause);
     }
     if !refuted {
-        return Err("the proof never derives the empty clause".into());
+        let why = "the proof never derives the empty clause";
+        return Err(CheckError::Refused(why.into()));
     }
     Ok(Checked {
         clauses: formula.len(),
@@ -200,8 +388,8 @@ mod tests {
             assert!(check_lrat(&formula, bad).is_err(), "{bad}");
         }
         // A formula without its last clause is satisfiable: the proof no longer holds.
-        let weaker = &formula[..3];
-        assert!(check_lrat(weaker, proof).is_err());
+        let weaker = formula.first(3);
+        assert!(check_lrat(&weaker, proof).is_err());
     }
 
     #[test]
@@ -218,6 +406,10 @@ mod tests {
         let formula = parse_cnf(CNF).unwrap();
         let e = check_lrat(&formula, "5 -9223372036854775808 0 1 0\n").unwrap_err();
         assert!(e.contains("out of range"), "{e}");
-        assert!(check_lrat(&[vec![i64::MIN]], "2 0 1 0\n").is_err());
+        // A formula holding the empty clause needs no proof.
+        let mut empty = Formula::default();
+        empty.push(&[]);
+        assert!(check_lrat(&empty, "").is_ok());
+        assert!(check_lrat(&formula, "").is_err());
     }
 }

@@ -48,24 +48,7 @@ pub fn certify_report(
 
 /// Runs `check-proof` and returns the exit code: 0 verified, 6 refused, 1 unreadable.
 pub fn check_proof(args: &CheckProofArgs) -> i32 {
-    let read = |path: &Path| {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
-    };
-    let (cnf, lrat) = match (read(&args.cnf), read(&args.lrat)) {
-        (Ok(c), Ok(l)) => (c, l),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("error: {e}");
-            return EXIT_INPUT;
-        }
-    };
-    let formula = match check::parse_cnf(&cnf) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: {}: {e}", args.cnf.display());
-            return EXIT_INPUT;
-        }
-    };
-    match check::check_lrat(&formula, &lrat) {
+    match check::check_files(&args.cnf, &args.lrat) {
         Ok(c) => {
             super::say(&format!(
                 "verified: {} refutes {} ({} clauses; {} added, {} deleted)",
@@ -77,7 +60,11 @@ pub fn check_proof(args: &CheckProofArgs) -> i32 {
             ));
             EXIT_OK
         }
-        Err(e) => {
+        Err(check::CheckError::Input(e)) => {
+            eprintln!("error: {e}");
+            EXIT_INPUT
+        }
+        Err(check::CheckError::Refused(e)) => {
             super::say(&format!("refused: {}: {e}", args.lrat.display()));
             EXIT_REJECTED
         }

@@ -1,6 +1,8 @@
 //! A whole formula for a fixed bound, for outside solvers: satisfiable iff a plan of at
 //! most K steps exists. Built the same way every time, so a model can be decoded later.
 
+use std::io;
+
 use super::{Decoded, Encoding, EncodingKind};
 use crate::analysis::Analysis;
 use crate::game::Plan;
@@ -132,6 +134,16 @@ impl Unrolled {
     /// The DIMACS text with comment lines naming the encoding, the level and every
     /// variable.
     pub fn to_dimacs(&self, header: &[String]) -> String {
+        self.cnf.to_dimacs(&self.comments(header), &[])
+    }
+
+    /// Writes [`Unrolled::to_dimacs`]'s text to `out`, clause by clause.
+    pub fn write_dimacs(&self, header: &[String], out: &mut dyn io::Write) -> io::Result<()> {
+        self.cnf.write_dimacs(&self.comments(header), &[], out)
+    }
+
+    /// The comment lines: the `header`, then the encoding, the level and every variable.
+    fn comments(&self, header: &[String]) -> Vec<String> {
         let kind = self.encoding.kind();
         let mut comments: Vec<String> = header.to_vec();
         comments.push(format!(
@@ -162,7 +174,7 @@ impl Unrolled {
                 )),
             }
         }
-        self.cnf.to_dimacs(&comments, &[])
+        comments
     }
 
     /// Decodes a model of this formula: the plan for the smallest k whose goal literal is

@@ -1,7 +1,7 @@
 //! DIMACS CNF: a sink that keeps clauses in memory and writes them out with comment
 //! lines naming every variable, and a reader for outside solvers' answers.
 
-use std::fmt::Write as _;
+use std::io;
 
 use super::{ClauseSink, Counter, Lit};
 
@@ -24,28 +24,41 @@ impl CnfBuffer {
         self.counter.variables
     }
 
-    /// Writes the formula in DIMACS CNF, `comments` first (each becomes a `c` line),
-    /// then `extra` clauses after the collected ones (e.g. units for assumptions).
+    /// The formula in DIMACS CNF, `comments` first (each becomes a `c` line), then
+    /// `extra` clauses after the collected ones (e.g. units for assumptions).
     pub fn to_dimacs(&self, comments: &[String], extra: &[Vec<Lit>]) -> String {
-        let mut out = String::new();
+        let mut out = Vec::new();
+        self.write_dimacs(comments, extra, &mut out)
+            .expect("writing to memory does not fail");
+        String::from_utf8(out).expect("DIMACS is ASCII")
+    }
+
+    /// Writes what [`CnfBuffer::to_dimacs`] returns to `out`, clause by clause (a
+    /// certificate's formula runs to gigabytes: it is not built as one string first).
+    pub fn write_dimacs(
+        &self,
+        comments: &[String],
+        extra: &[Vec<Lit>],
+        out: &mut dyn io::Write,
+    ) -> io::Result<()> {
         for c in comments {
             for line in c.lines() {
-                let _ = writeln!(out, "c {line}");
+                writeln!(out, "c {line}")?;
             }
         }
-        let _ = writeln!(
+        writeln!(
             out,
             "p cnf {} {}",
             self.counter.variables,
             self.clauses.len() + extra.len()
-        );
+        )?;
         for clause in self.clauses.iter().chain(extra) {
             for l in clause {
-                let _ = write!(out, "{l} ");
+                write!(out, "{l} ")?;
             }
-            out.push_str("0\n");
+            out.write_all(b"0\n")?;
         }
-        out
+        Ok(())
     }
 
     /// Checks a full assignment against every clause; the index of the first clause it
