@@ -217,35 +217,56 @@ impl Clauses<'_> {
     }
 }
 
-/// A partial assignment that is undone after each step.
+/// A partial assignment that is undone after each step. Variables up to the formula's
+/// literal count sit in an array; any larger (a formula that names variable 2³¹ − 1
+/// once must not cost gigabytes) in a map.
 struct Assignment {
     /// Per variable: 1 true, -1 false, 0 unset.
-    value: Vec<i8>,
-    set: Vec<usize>,
+    dense: Vec<i8>,
+    sparse: HashMap<u32, i8>,
+    /// The variables set since the last [`Assignment::clear`].
+    set: Vec<u32>,
 }
 
 impl Assignment {
+    fn for_formula(formula: &Formula) -> Assignment {
+        let variables = formula.variables() as usize + 1;
+        Assignment {
+            dense: vec![0; variables.min(formula.literals.len() + 1)],
+            sparse: HashMap::new(),
+            set: Vec::new(),
+        }
+    }
+
     fn of(&self, lit: i32) -> i8 {
-        let v = self
-            .value
-            .get(lit.unsigned_abs() as usize)
-            .copied()
-            .unwrap_or(0);
+        let var = lit.unsigned_abs();
+        let v = match self.dense.get(var as usize) {
+            Some(&v) => v,
+            None => self.sparse.get(&var).copied().unwrap_or(0),
+        };
         if lit > 0 { v } else { -v }
     }
 
     fn make_true(&mut self, lit: i32) {
-        let var = lit.unsigned_abs() as usize;
-        if var >= self.value.len() {
-            self.value.resize(var + 1, 0);
+        let var = lit.unsigned_abs();
+        let v = if lit > 0 { 1 } else { -1 };
+        match self.dense.get_mut(var as usize) {
+            Some(slot) => *slot = v,
+            None => {
+                self.sparse.insert(var, v);
+            }
         }
-        self.value[var] = if lit > 0 { 1 } else { -1 };
         self.set.push(var);
     }
 
     fn clear(&mut self) {
         for var in self.set.drain(..) {
-            self.value[var] = 0;
+            match self.dense.get_mut(var as usize) {
+                Some(slot) => *slot = 0,
+                None => {
+                    self.sparse.remove(&var);
+                }
+            }
         }
     }
 }
@@ -260,10 +281,7 @@ pub fn read_lrat(formula: &Formula, mut proof: impl BufRead) -> Result<Checked, 
     let mut refuted = formula.clauses().any(<[i32]>::is_empty);
     let (mut added, mut deleted) = (0, 0);
     let mut last_id = formula.len() as u64;
-    let mut assignment = Assignment {
-        value: vec![0; formula.variables() as usize + 1],
-        set: Vec::new(),
-    };
+    let mut assignment = Assignment::for_formula(formula);
     let (mut line, mut numbers) = (String::new(), Vec::new());
     let mut number = 0;
     loop {
@@ -406,6 +424,10 @@ mod tests {
         let formula = parse_cnf(CNF).unwrap();
         let e = check_lrat(&formula, "5 -9223372036854775808 0 1 0\n").unwrap_err();
         assert!(e.contains("out of range"), "{e}");
+        // A variable near 2^31 costs no huge array, and is checked all the same.
+        let far = parse_cnf("p cnf 2147483647 2\n2147483647 0\n-2147483647 0\n").unwrap();
+        assert!(check_lrat(&far, "3 0 1 2 0\n").is_ok());
+        assert!(check_lrat(&far, "3 0 1 0\n").is_err());
         // A formula holding the empty clause needs no proof.
         let mut empty = Formula::default();
         empty.push(&[]);
