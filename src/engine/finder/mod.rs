@@ -413,30 +413,21 @@ impl<'a> PlanFinder<'a> {
                     None => i += 1,
                     Some(answer @ SearchAnswer::Stopped(_)) => {
                         self.last = answer;
-                        let k = running.remove(i);
                         // The searches share one budget: a search that gives up (often
                         // the PI-corral search, within seconds) passes its memory on.
-                        self.released.positions += searches[k].positions() as u64;
-                        self.released.expanded += searches[k].expanded();
-                        let freed = searches[k].release();
+                        let _freed = retire(searches, running, i, &mut self.released);
                         #[cfg(test)]
                         {
-                            self.last_share = freed;
+                            self.last_share = _freed;
                         }
-                        share_out(searches, running, freed);
                     }
                     Some(SearchAnswer::Plan(pushes))
                         if matches!(searches[running[i]], Member::Macros(_))
                             && self.held.is_none() =>
                     {
-                        let k = running.remove(i);
-                        self.released.positions += searches[k].positions() as u64;
-                        self.released.expanded += searches[k].expanded();
-                        let freed = searches[k].release();
-                        share_out(searches, running, freed);
-                        let grace = push_expansions(searches, running).max(MIN_GRACE);
-                        let end = push_expansions(searches, running) + grace;
-                        self.held = Some((pushes, end));
+                        retire(searches, running, i, &mut self.released);
+                        let made = push_expansions(searches, running);
+                        self.held = Some((pushes, made + made.max(MIN_GRACE)));
                     }
                     Some(answer) => {
                         let answer = match (answer, self.held.take()) {
@@ -472,6 +463,23 @@ impl<'a> PlanFinder<'a> {
             expanded: self.released.expanded + searches.iter().map(|s| s.expanded()).sum::<u64>(),
         }
     }
+}
+
+/// Takes the search at `running[i]` out of the turns: its positions count among the
+/// `released`, and the memory it gives back (the positions it was allowed, answered)
+/// is shared out among the searches still running.
+fn retire(
+    searches: &mut [Member],
+    running: &mut Vec<usize>,
+    i: usize,
+    released: &mut FinderStats,
+) -> usize {
+    let k = running.remove(i);
+    released.positions += searches[k].positions() as u64;
+    released.expanded += searches[k].expanded();
+    let freed = searches[k].release();
+    share_out(searches, running, freed);
+    freed
 }
 
 /// The push expansions of the `running` searches so far.
