@@ -275,7 +275,7 @@ fn searches_refuse_what_they_cannot_do() {
 #[test]
 fn finder_techniques_switch_off_and_on_by_name() {
     let off = "freeze,tunnels,packing,corrals,knots,rotation,pi-corrals,portfolio,switches,\
-               goal-macros,frozen-goals";
+               goal-macros,frozen-goals,macros";
     for (flag, names) in [
         ("--finder-off", off),
         ("--finder-on", "connectivity,partial-order"),

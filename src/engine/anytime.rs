@@ -181,7 +181,28 @@ fn find_and_shorten<'a>(
 ) -> Result<Outcome, SolveError> {
     let until_first_plan = stop.either(first_plan);
     let mut finder = PlanFinder::new(task, first, memory, &until_first_plan);
+    // A plan of the macro search goes on the board at once; the push searches then
+    // look for a shorter one (below), which the SAT windows would seldom reach.
+    finder.answer_macro_plans_at_once();
     let mut answer = finder.run(&until_first_plan);
+    if let SearchAnswer::Plan(pushes) = &answer
+        && finder.is_running()
+    {
+        let mut outcome = push_search::outcome(&ABOUT, task, SearchAnswer::Plan(pushes.clone()))?;
+        if let Verdict::Solved { plan, .. } = &mut outcome.verdict {
+            board.offer(task.level, std::mem::take(plan), "finder");
+            first_plan.cancel();
+        }
+        // Half the time left, so that the windows still have the other half.
+        let end = stop.deadline().map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now) / 2
+        });
+        let until_half = end.map_or_else(|| stop.clone(), |end| stop.by(end));
+        if let shorter @ SearchAnswer::Plan(_) = finder.run(&until_half) {
+            answer = shorter;
+        }
+    }
     let positions = finder.stats().positions;
     // Its positions (up to `memory` bytes) are given back before the second finder
     // takes them over, or the SAT windows build their formulas.

@@ -19,7 +19,6 @@
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
-use std::ops::Bound::{Excluded, Unbounded};
 
 use super::corral::Corrals;
 use super::features::Features;
@@ -196,9 +195,9 @@ pub struct MacroSearch<'a> {
     weight: Vec<u32>,
     g: Vec<u32>,
     /// Waiting nodes by feature cell (goals filled, minus the regions), each by
-    /// weight; and the next cell in turn.
+    /// weight; and whether the last turn was the most advanced cell's.
     cells: Cells,
-    last: Option<FeatureCell>,
+    to_the_front: bool,
     children: Vec<(Move, u32)>,
     max_positions: usize,
     max_pushes: Option<usize>,
@@ -233,7 +232,7 @@ impl<'a> MacroSearch<'a> {
             weight: Vec::new(),
             g: Vec::new(),
             cells: BTreeMap::new(),
-            last: None,
+            to_the_front: false,
             children: Vec::new(),
             max_positions,
             max_pushes,
@@ -296,18 +295,22 @@ impl<'a> MacroSearch<'a> {
         None
     }
 
-    /// The next node to expand: the lightest of the next non-empty cell in turn.
+    /// The next node to expand: the lightest of the cell whose turn it is. Turns
+    /// alternate between the most advanced cell (the dive goes on from the front) and
+    /// the least advanced (the search widens near the start, where another first move
+    /// of a box may avoid the dead end the dive ran into).
     fn next(&mut self) -> Option<u32> {
-        let after = (self.last)
-            .and_then(|last| self.cells.range((Excluded(last), Unbounded)).next())
-            .map(|(k, _)| *k);
-        let key = after.or_else(|| self.cells.keys().next().copied())?;
+        self.to_the_front = !self.to_the_front;
+        let key = if self.to_the_front {
+            *self.cells.keys().next_back()?
+        } else {
+            *self.cells.keys().next()?
+        };
         let heap = self.cells.get_mut(&key).expect("a key of the map");
         let Reverse((_, id)) = heap.pop().expect("no empty cell is kept");
         if heap.is_empty() {
             self.cells.remove(&key);
         }
-        self.last = Some(key);
         Some(id)
     }
 

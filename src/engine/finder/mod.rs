@@ -12,14 +12,16 @@
 //! ([`knots`]) and boxes frozen on goals that wall the rest off ([`frozen_goals`]) are
 //! not made.
 //!
-//! Two searches share the core in slices (a portfolio): one pushes everywhere, the
-//! other only into a PI-corral where there is one; with `--finder-on macros` a third
-//! moves a box its whole way at a time, FESS-style ([`macros`]). They solve different
-//! levels, and the first plan of any is the answer.
+//! Three searches share the core in slices (a portfolio): one pushes everywhere, one
+//! only into a PI-corral where there is one, and the macro search moves a box its
+//! whole way at a time, FESS-style ([`macros`]). They solve different levels. The
+//! first plan of a push search is the answer; a plan of the macro search is held
+//! while the push searches have a grace, and the shorter one is the answer (or,
+//! for a caller that takes a better plan later, answered at once).
 //!
 //! Every technique can be switched off for measurements with `--finder-off`, a
 //! comma-separated list of the names in [`Techniques`]; those off by default
-//! (`connectivity`, `partial-order`, `macros`) are switched on with `--finder-on`.
+//! (`connectivity`, `partial-order`) are switched on with `--finder-on`.
 //! They reach the finder in the request's [`Tuning`](super::Tuning).
 
 mod corral;
@@ -156,20 +158,16 @@ techniques! {
     /// `frozen-goals`).
     frozen_goals = "frozen-goals",
     /// Run a third search in the portfolio whose moves take one box anywhere it can
-    /// go, FESS-style ([`macros`]; `macros`; off by default: on the every-3rd
-    /// XSokoban sample the default solves 26 levels at 60 s with it against 25, but
-    /// loses the proof of level 4, whose first plan then comes from the macro search
-    /// two pushes longer, the push searches' grace too short to find theirs).
+    /// go, FESS-style ([`macros`]; `macros`).
     macros = "macros",
 }
 
 impl Techniques {
-    /// The techniques the finder uses unless told otherwise: all but `connectivity`,
-    /// `partial-order` and `macros`.
+    /// The techniques the finder uses unless told otherwise: all but `connectivity`
+    /// and `partial-order`.
     pub const DEFAULT: Techniques = Techniques {
         connectivity: false,
         partial_order: false,
-        macros: false,
         ..Techniques::ALL
     };
 
@@ -228,6 +226,14 @@ impl Member<'_> {
         match self {
             Member::Pushes(s) => s.start(),
             Member::Macros(s) => s.start(),
+        }
+    }
+
+    /// Looks only for plans of at most `max` pushes from now on (a push search; the
+    /// macro search is never asked).
+    fn tighten(&mut self, max: usize) {
+        if let Member::Pushes(s) = self {
+            s.tighten(max);
         }
     }
 
@@ -311,6 +317,9 @@ pub struct PlanFinder<'a> {
     /// A plan of the macro search held back while the push searches have their grace
     /// (see [`PlanFinder::run`]), with the push expansions at which it ends.
     held: Option<(Vec<Push>, u64)>,
+    /// Whether a plan of the macro search is answered at once, the push searches left
+    /// running for a shorter one (see [`PlanFinder::answer_macro_plans_at_once`]).
+    at_once: bool,
     /// The positions the last search released had been allowed.
     #[cfg(test)]
     last_share: usize,
@@ -357,6 +366,7 @@ impl<'a> PlanFinder<'a> {
             released: FinderStats::default(),
             per_position,
             held: None,
+            at_once: false,
             #[cfg(test)]
             last_share: 0,
         }
@@ -371,6 +381,15 @@ impl<'a> PlanFinder<'a> {
         let all: Vec<usize> = (0..searches.len()).collect();
         let running = self.running.as_ref().unwrap_or(&all);
         share_out(searches, running, memory / self.per_position);
+    }
+
+    /// Answers a plan of the macro search at once instead of holding it for a grace:
+    /// the push searches are left running, each cut to plans at least one push
+    /// shorter, for a later [`PlanFinder::run`] to go on with (its answer is then a
+    /// shorter plan, or no plan). For a caller that can use a plan at once and still
+    /// take a better one, as `anytime`'s incumbent can.
+    pub fn answer_macro_plans_at_once(&mut self) {
+        self.at_once = true;
     }
 
     /// Searches on until a plan, until every search gives up (the answer of the last
@@ -422,6 +441,18 @@ impl<'a> PlanFinder<'a> {
                         }
                     }
                     Some(SearchAnswer::Plan(pushes))
+                        if matches!(searches[running[i]], Member::Macros(_)) && self.at_once =>
+                    {
+                        retire(searches, running, i, &mut self.released);
+                        let shorter = pushes.len().saturating_sub(1);
+                        for &j in running.iter() {
+                            searches[j].tighten(shorter);
+                        }
+                        // A later run without a search left has found nothing more.
+                        self.last = SearchAnswer::Stopped(StopReason::GaveUp);
+                        return SearchAnswer::Plan(pushes);
+                    }
+                    Some(SearchAnswer::Plan(pushes))
                         if matches!(searches[running[i]], Member::Macros(_))
                             && self.held.is_none() =>
                     {
@@ -452,6 +483,12 @@ impl<'a> PlanFinder<'a> {
             }
         }
         self.last.clone()
+    }
+
+    /// Whether some search is still running (after a plan answered at once, the push
+    /// searches looking for a shorter one).
+    pub fn is_running(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| !r.is_empty())
     }
 
     /// What the searches counted so far.
@@ -539,14 +576,14 @@ mod tests {
     use std::time::Instant;
 
     #[test]
-    fn the_default_is_every_technique_but_connectivity_the_partial_order_and_macros() {
+    fn the_default_is_every_technique_but_connectivity_and_the_partial_order() {
         let flags = Techniques::DEFAULT.flags();
         let off: Vec<&str> = (Techniques::NAMES.iter())
             .zip(flags)
             .filter(|&(_, on)| !on)
             .map(|(&name, _)| name)
             .collect();
-        assert_eq!(off, ["connectivity", "partial-order", "macros"]);
+        assert_eq!(off, ["connectivity", "partial-order"]);
         assert!(Techniques::ALL.flags().iter().all(|&on| on));
     }
 
@@ -625,8 +662,12 @@ mod tests {
             macros: true,
             ..Techniques::DEFAULT
         };
-        assert_eq!(members(on, text), 3);
-        assert_eq!(members(Techniques::DEFAULT, text), 2);
+        let off = Techniques {
+            macros: false,
+            ..Techniques::DEFAULT
+        };
+        assert_eq!(members(Techniques::DEFAULT, text), 3);
+        assert_eq!(members(off, text), 2);
         // On ice a box can slide past where a macro move would stop it.
         let ice = "########\n#@  ~~~#\n# $ $  #\n#  ## .#\n#    . #\n########\n";
         assert_eq!(members(on, ice), 2);
@@ -687,6 +728,35 @@ mod tests {
                 SearchAnswer::Plan(p) => assert!(p.len() < longer.len()),
                 other => panic!("{other:?}"),
             }
+        });
+    }
+
+    #[test]
+    fn a_macro_plan_answered_at_once_leaves_the_push_searches_after_a_shorter_one() {
+        // Two boxes, each pushed round a corner: the macro search's plan may take them
+        // in an order that costs pushes, and the push searches go on below it.
+        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        on_task(text, |task| {
+            let mut finder =
+                PlanFinder::new(task, &Techniques::DEFAULT, task.tuning.memory, &Stop::never());
+            finder.answer_macro_plans_at_once();
+            // The macro search takes the first turn, so its plan comes first.
+            let searches = finder.searches.as_mut().unwrap();
+            let last = searches.len() - 1;
+            assert!(matches!(searches[last], Member::Macros(_)));
+            searches.swap(0, last);
+            let SearchAnswer::Plan(first) = finder.run(&Stop::never()) else {
+                panic!("the macro search finds a plan");
+            };
+            assert!(finder.is_running(), "the push searches go on");
+            // What they answer next is a shorter plan or none, never one as long.
+            match finder.run(&Stop::never()) {
+                SearchAnswer::Plan(shorter) => assert!(shorter.len() < first.len()),
+                SearchAnswer::NoneWithin(n) => assert_eq!(n, first.len() - 1),
+                other => assert!(matches!(other, SearchAnswer::Stopped(_)), "{other:?}"),
+            }
+            // With no search left, a later run finds nothing more.
+            assert!(!matches!(finder.run(&Stop::never()), SearchAnswer::Plan(_)));
         });
     }
 

@@ -177,6 +177,13 @@ impl<'a> Search<'a> {
         self.max_positions
     }
 
+    /// Looks only for plans of at most `max` pushes from now on: children beyond it
+    /// by their pushes and estimate are cut, and running out of positions then means
+    /// no plan within it.
+    pub fn tighten(&mut self, max: usize) {
+        self.max_pushes = Some(self.max_pushes.map_or(max, |m| m.min(max)));
+    }
+
     /// Lets the search store `more` positions beyond its share.
     pub fn grant(&mut self, more: usize) {
         self.max_positions += more;
