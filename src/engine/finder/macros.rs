@@ -326,7 +326,7 @@ impl<'a> MacroSearch<'a> {
                 // Pruned positions (corrals) prove nothing: the search gives up.
                 return Some(SearchAnswer::Stopped(StopReason::GaveUp));
             };
-            if let Some(answer) = self.expand(id) {
+            if let Some(answer) = self.expand(id, stop) {
                 return Some(answer);
             }
         }
@@ -334,22 +334,30 @@ impl<'a> MacroSearch<'a> {
     }
 
     /// Expands node `id`: stores every macro move's child that is not dead, the
-    /// advisors' at the node's weight, the others one heavier.
-    fn expand(&mut self, id: u32) -> Option<SearchAnswer> {
+    /// advisors' at the node's weight, the others one heavier. When `stop` says stop
+    /// on the way (an expansion on a board of a thousand boxes takes seconds), the
+    /// node waits in its cell again, to be expanded whole later.
+    fn expand(&mut self, id: u32, stop: &Stop) -> Option<SearchAnswer> {
         self.expanded += 1;
         self.graph.enter(id);
-        let answer = self.expand_entered(id);
+        let answer = self.expand_entered(id, stop);
         self.graph.leave();
         answer
     }
 
-    fn expand_entered(&mut self, id: u32) -> Option<SearchAnswer> {
+    fn expand_entered(&mut self, id: u32, stop: &Stop) -> Option<SearchAnswer> {
         let (level, analysis) = (self.level, self.analysis);
         let boxes = self.graph.boxes().to_vec();
         let (packed, regions) = self.features();
         let mut children = std::mem::take(&mut self.children);
         children.clear();
         for &b in &boxes {
+            if stop.should_stop() {
+                self.children = children;
+                let heap = self.cells.entry((packed, Reverse(regions))).or_default();
+                heap.push(Reverse((self.weight[id as usize], id)));
+                return None;
+            }
             let first = children.len();
             let (mask, reach) = (self.graph.mask(), self.graph.region());
             (self.ways).moves((level, &analysis.live), mask, reach, b as Cell, &mut children);
