@@ -274,9 +274,10 @@ impl<'a> MacroSearch<'a> {
         (packed as u32, regions as u32)
     }
 
-    /// Files node `id` with its weight under the features of `boxes`.
+    /// Files node `id` with its weight under its feature cell (goals packed,
+    /// regions); a node stopped in its expansion is filed again the same way.
     fn file(&mut self, id: u32, weight: u32, (packed, regions): (u32, u32)) {
-        debug_assert_eq!(self.weight.len(), id as usize + 1);
+        debug_assert!((id as usize) < self.weight.len());
         let heap = self.cells.entry((packed, Reverse(regions))).or_default();
         heap.push(Reverse((weight, id)));
     }
@@ -354,8 +355,7 @@ impl<'a> MacroSearch<'a> {
         for &b in &boxes {
             if stop.should_stop() {
                 self.children = children;
-                let heap = self.cells.entry((packed, Reverse(regions))).or_default();
-                heap.push(Reverse((self.weight[id as usize], id)));
+                self.file(id, self.weight[id as usize], (packed, regions));
                 return None;
             }
             let first = children.len();
