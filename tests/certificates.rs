@@ -17,11 +17,17 @@ const ICE: &str = "levels/ice/ice.xsb";
 /// sit beside the repository, so a clone of the repository alone has none.
 const OUTSIDE_CHECKER: &str = "../shared/tools/lratcheck.py";
 
-/// Writes certificates for Microban levels 1 to 3 into `dir` and returns each pair's
-/// paths (formula, proof).
-fn certificates(dir: &Path) -> Vec<(String, String)> {
+/// The provers `--prover` offers.
+const PROVERS: [&str; 2] = ["varisat", "cadical"];
+
+/// Writes certificates for Microban levels 1 to 3 into `dir`, refuted by `prover`, and
+/// returns each pair's paths (formula, proof).
+fn certificates(dir: &Path, prover: &str) -> Vec<(String, String)> {
     let out = dir.to_str().unwrap();
-    let run = expect_code(&[MICROBAN, "--level", "1-3", "--proof", out, "--json"], 0);
+    let args = [
+        MICROBAN, "--level", "1-3", "--proof", out, "--prover", prover, "--json",
+    ];
+    let run = expect_code(&args, 0);
     let pairs: Vec<(String, String)> = json_lines(&run)
         .iter()
         .map(|v| {
@@ -37,11 +43,30 @@ fn certificates(dir: &Path) -> Vec<(String, String)> {
 
 #[test]
 fn optimal_plans_get_certificates_that_our_checker_accepts() {
-    let dir = tempfile::tempdir().unwrap();
-    for (cnf, lrat) in certificates(dir.path()) {
-        let checked = expect_code(&["check-proof", &cnf, &lrat], 0);
-        assert!(checked.stdout.starts_with("verified"), "{checked:?}");
+    for prover in PROVERS {
+        let dir = tempfile::tempdir().unwrap();
+        for (cnf, lrat) in certificates(dir.path(), prover) {
+            let checked = expect_code(&["check-proof", &cnf, &lrat], 0);
+            assert!(
+                checked.stdout.starts_with("verified"),
+                "{prover}: {checked:?}"
+            );
+            // An LRAT file opens with a clause id past the formula's (some checkers
+            // tell LRAT from DRAT so), also where CaDiCaL deletes before it adds.
+            let first = std::fs::read_to_string(&lrat).unwrap();
+            let id: usize = first.split_whitespace().next().unwrap().parse().unwrap();
+            let clauses = std::fs::read_to_string(&cnf)
+                .unwrap()
+                .lines()
+                .filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.trim().is_empty())
+                .count();
+            assert!(
+                id >= clauses,
+                "{prover}: {lrat} opens with id {id} of {clauses}"
+            );
+        }
     }
+    let dir = tempfile::tempdir().unwrap();
     // The text report says so.
     let out = dir.path().to_str().unwrap();
     let run = expect_code(&[MICROBAN, "--level", "2", "--proof", out], 0);
@@ -66,20 +91,32 @@ fn the_outside_checker_accepts_our_certificates() {
         python.is_ok_and(|o| o.status.success()),
         "this test needs python3 on the PATH; it does not run"
     );
-    let dir = tempfile::tempdir().unwrap();
-    for (cnf, lrat) in certificates(dir.path()) {
-        let o = Command::new("python3")
-            .arg(&tool)
-            .args([&cnf, &lrat])
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "{cnf}: {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
+    for prover in PROVERS {
+        let dir = tempfile::tempdir().unwrap();
+        for (cnf, lrat) in certificates(dir.path(), prover) {
+            let o = Command::new("python3")
+                .arg(&tool)
+                .args([&cnf, &lrat])
+                .output()
+                .unwrap();
+            assert!(
+                o.status.success(),
+                "{prover}, {cnf}: {}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
     }
+}
+
+#[test]
+fn a_prover_without_proof_or_an_unknown_one_is_a_usage_error() {
+    let run = expect_code(&[MICROBAN, "--level", "1", "--prover", "cadical"], 2);
+    assert!(run.stderr.contains("--proof"), "{run:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let run = expect_code(&[MICROBAN, "--proof", out, "--prover", "minisat"], 2);
+    assert!(run.stderr.contains("minisat"), "{run:?}");
 }
 
 #[test]

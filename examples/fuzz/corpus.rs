@@ -16,7 +16,9 @@ use satsoko::engine::registry::by_name;
 use satsoko::engine::{self, Incumbent, Request, Stop, Tuning, Verdict};
 use satsoko::game::{Metric, Plan};
 use satsoko::level::{Level, parse_xsb};
-use satsoko::sat::{ClauseSink, Lit, SatBackend, SolveResult, SolverChoice, VarisatBackend};
+use satsoko::sat::{
+    ClauseSink, Lit, SatBackend, SolveResult, SolverChoice, SolverName, VarisatBackend,
+};
 
 use crate::targets::Target;
 
@@ -366,10 +368,10 @@ fn certificate(level: &Level) -> Option<String> {
     let cert = satsoko::cert::certify(
         level,
         &Analysis::new(level),
-        Metric::Pushes,
-        optimum,
+        (Metric::Pushes, optimum),
         &dir,
         "seed",
+        SolverName::Varisat,
         &Stop::never(),
     );
     let text = cert.ok().and_then(|c| {

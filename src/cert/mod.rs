@@ -8,6 +8,8 @@
 //! step with its hints to [`lrat::LratWriter`]. Clause ids follow the clause order of
 //! the written file, so any LRAT checker can verify the pair.
 
+#[cfg(feature = "cadical")]
+mod cadical_lrat;
 pub mod check;
 mod lrat;
 
@@ -24,6 +26,7 @@ use crate::encode::formula::Unrolled;
 use crate::encode::{FORMULA_BUDGET, layered_step_size};
 use crate::game::Metric;
 use crate::level::Level;
+use crate::sat::SolverName;
 use crate::stop::Stop;
 use lrat::LratWriter;
 
@@ -60,14 +63,15 @@ impl Write for StopSink<'_> {
 
 /// Writes and checks the certificate that level `level` (of the file whose stem is
 /// `stem`) has no plan shorter than `k` in `metric`, into `dir` as
-/// `<stem>-<level>.cnf` and `.lrat`, stopping at `stop`. `Err` says why there is none.
+/// `<stem>-<level>.cnf` and `.lrat`, the refutation by `prover`, stopping at `stop`.
+/// `Err` says why there is none.
 pub fn certify(
     level: &Level,
     analysis: &Analysis,
-    metric: Metric,
-    k: usize,
+    (metric, k): (Metric, usize),
     dir: &Path,
     stem: &str,
+    prover: SolverName,
     stop: &Stop,
 ) -> Result<Certificate, String> {
     if k == 0 {
@@ -111,27 +115,17 @@ pub fn certify(
     });
     written.map_err(|e| format!("cannot write {}: {e}", cnf_path.display()))?;
 
-    let file = File::create(&lrat_path)
-        .map_err(|e| format!("cannot write {}: {e}", lrat_path.display()))?;
-    let mut writer = LratWriter::new(BufWriter::new(file), unrolled.cnf.clauses.len());
-    let answer = {
-        let mut solver = Solver::new();
-        solver.add_proof_processor(&mut writer);
-        solver.write_proof(StopSink(stop), varisat::ProofFormat::Varisat);
-        for clause in &unrolled.cnf.clauses {
-            let lits: Vec<varisat::Lit> = (clause.iter())
-                .map(|l| varisat::Lit::from_dimacs(l.to_dimacs() as isize))
-                .collect();
-            solver.add_clause(&lits);
-        }
-        solver.solve()
+    let answer = match prover {
+        SolverName::Varisat => refute_with_varisat(&unrolled, &lrat_path, stop)?,
+        SolverName::Cadical => refute_with_cadical(&unrolled, &lrat_path, stop)?,
     };
     match answer {
-        Ok(false) => {}
-        Ok(true) => return Err(format!("the formula for {} {metric} is satisfiable", k - 1)),
-        Err(_) => return Err("out of time while proving".into()),
+        Refutation::Refuted => {}
+        Refutation::Satisfiable => {
+            return Err(format!("the formula for {} {metric} is satisfiable", k - 1));
+        }
+        Refutation::Stopped => return Err("out of time while proving".into()),
     }
-    writer.finish()?;
     // The checker reads the files back, as an outside checker would.
     drop(unrolled);
 
@@ -146,6 +140,66 @@ pub fn certify(
         cnf: cnf_path,
         lrat: lrat_path,
     })
+}
+
+/// What a refutation attempt ended in.
+#[derive(Debug, PartialEq, Eq)]
+enum Refutation {
+    /// Unsatisfiable; the LRAT proof is written.
+    Refuted,
+    /// Satisfiable: there is nothing to refute.
+    Satisfiable,
+    /// `stop` said stop first.
+    Stopped,
+}
+
+/// Refutes the formula with varisat, which checks its own proof as it solves; its
+/// checked steps, with their hints, go to `lrat` as LRAT.
+fn refute_with_varisat(
+    unrolled: &Unrolled,
+    lrat: &Path,
+    stop: &Stop,
+) -> Result<Refutation, String> {
+    let file = File::create(lrat).map_err(|e| format!("cannot write {}: {e}", lrat.display()))?;
+    let mut writer = LratWriter::new(BufWriter::new(file), unrolled.cnf.clauses.len());
+    let answer = {
+        let mut solver = Solver::new();
+        solver.add_proof_processor(&mut writer);
+        solver.write_proof(StopSink(stop), varisat::ProofFormat::Varisat);
+        for clause in &unrolled.cnf.clauses {
+            let lits: Vec<varisat::Lit> = (clause.iter())
+                .map(|l| varisat::Lit::from_dimacs(l.to_dimacs() as isize))
+                .collect();
+            solver.add_clause(&lits);
+        }
+        solver.solve()
+    };
+    let answer = match answer {
+        Ok(false) => Refutation::Refuted,
+        Ok(true) => Refutation::Satisfiable,
+        Err(_) => Refutation::Stopped,
+    };
+    if answer == Refutation::Refuted {
+        writer.finish()?;
+    }
+    Ok(answer)
+}
+
+/// Refutes the formula with CaDiCaL in process, which writes its LRAT proof itself.
+#[cfg(feature = "cadical")]
+fn refute_with_cadical(
+    unrolled: &Unrolled,
+    lrat: &Path,
+    stop: &Stop,
+) -> Result<Refutation, String> {
+    let clauses = (unrolled.cnf.clauses.iter()).map(|c| c.iter().map(|l| l.to_dimacs()));
+    cadical_lrat::refute(clauses, lrat, stop)
+}
+
+/// Without CaDiCaL built in, there is no CaDiCaL refutation.
+#[cfg(not(feature = "cadical"))]
+fn refute_with_cadical(_: &Unrolled, _: &Path, _: &Stop) -> Result<Refutation, String> {
+    Err("this satsoko was built without CaDiCaL; rebuild with `--features cadical`".into())
 }
 
 #[cfg(test)]
@@ -166,34 +220,29 @@ mod tests {
         };
         let stop = Stop::never();
         let analysis = crate::analysis::Analysis::new(&level);
-        let cert = certify(
-            &level,
-            &analysis,
-            Metric::Pushes,
-            optimum,
-            dir.path(),
-            "t",
-            &stop,
-        )
-        .unwrap();
+        let varisat = SolverName::Varisat;
+        let pushes = (Metric::Pushes, optimum);
+        let cert = certify(&level, &analysis, pushes, dir.path(), "t", varisat, &stop).unwrap();
         assert!(cert.proof_bytes > 0 && cert.clauses > 0);
         // One step more is satisfiable: no certificate.
-        let beyond = certify(
-            &level,
-            &analysis,
-            Metric::Pushes,
-            optimum + 1,
-            dir.path(),
-            "u",
-            &stop,
-        );
+        let beyond = (Metric::Pushes, optimum + 1);
+        let beyond = certify(&level, &analysis, beyond, dir.path(), "u", varisat, &stop);
         assert!(beyond.unwrap_err().contains("satisfiable"));
         // The moves metric has its certificate too.
         let moves = crate::engine::oracle::shortest_moves(&level, 60, 2_000_000);
         let crate::engine::oracle::SearchResult::Optimal(m) = moves else {
             panic!("{moves:?}")
         };
-        certify(&level, &analysis, Metric::Moves, m, dir.path(), "m", &stop).unwrap();
+        certify(
+            &level,
+            &analysis,
+            (Metric::Moves, m),
+            dir.path(),
+            "m",
+            varisat,
+            &stop,
+        )
+        .unwrap();
         // Tampering: drop the formula's last clause, or change a hint of the proof.
         let cnf = std::fs::read_to_string(&cert.cnf).unwrap();
         let proof = std::fs::read_to_string(&cert.lrat).unwrap();
@@ -210,5 +259,52 @@ mod tests {
         );
         let tampered = proof.replacen(line, &changed, 1);
         assert!(check::check_lrat(&formula, &tampered).is_err());
+    }
+
+    /// CaDiCaL's own LRAT, on the formulas varisat refutes: our checker accepts each
+    /// proof, and a formula one step longer is satisfiable.
+    #[cfg(feature = "cadical")]
+    #[test]
+    fn cadical_refutations_are_accepted_by_our_checker() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = std::fs::read_to_string("levels/microban.xsb").unwrap();
+        let stop = Stop::never();
+        for level in parse_xsb("microban", &text).unwrap().into_iter().take(6) {
+            let optimum = match crate::engine::oracle::shortest_pushes(&level, 40, 400_000) {
+                crate::engine::oracle::SearchResult::Optimal(p) => p,
+                r => panic!("level {}: {r:?}", level.number),
+            };
+            let analysis = crate::analysis::Analysis::new(&level);
+            let cadical = SolverName::Cadical;
+            let pushes = (Metric::Pushes, optimum);
+            let cert = certify(&level, &analysis, pushes, dir.path(), "c", cadical, &stop);
+            let cert = cert.unwrap_or_else(|e| panic!("level {}: {e}", level.number));
+            assert!(cert.proof_bytes > 0);
+            let formula = check::parse_cnf(&std::fs::read_to_string(&cert.cnf).unwrap());
+            let proof = std::fs::read_to_string(&cert.lrat).unwrap();
+            assert!(check::check_lrat(&formula.unwrap(), &proof).is_ok());
+            let beyond = (Metric::Pushes, optimum + 1);
+            let beyond = certify(&level, &analysis, beyond, dir.path(), "d", cadical, &stop);
+            assert!(beyond.unwrap_err().contains("satisfiable"));
+        }
+    }
+
+    /// A stop during the refutation is "out of time", never a certificate.
+    #[cfg(feature = "cadical")]
+    #[test]
+    fn a_stopped_cadical_refutation_is_no_certificate() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = std::fs::read_to_string("levels/xsokoban.xsb").unwrap();
+        let level = parse_xsb("xsokoban", &text).unwrap().remove(0);
+        let analysis = crate::analysis::Analysis::new(&level);
+        let stop = Stop::never();
+        let kind = EncodingKind::Pushes;
+        let unrolled = Unrolled::without_lower_bound(&level, &analysis, kind, 96, &stop).unwrap();
+        stop.cancel();
+        let lrat = dir.path().join("x.lrat");
+        assert_eq!(
+            refute_with_cadical(&unrolled, &lrat, &stop),
+            Ok(Refutation::Stopped)
+        );
     }
 }

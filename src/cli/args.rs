@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::encode::EncodingKind;
 use crate::engine::finder::Techniques;
 use crate::engine::{ENGINES, EngineChoice};
+use crate::sat::SolverName;
 
 /// satsoko: Sokoban solved by SAT. Reads XSB/SOK level collections and prints verified,
 /// optimal LURD solutions (lower case = walk, upper case = push).
@@ -349,6 +350,16 @@ pub enum SolverArg {
     Cadical,
 }
 
+impl SolverArg {
+    /// The built-in solver named.
+    pub fn name(self) -> SolverName {
+        match self {
+            SolverArg::Varisat => SolverName::Varisat,
+            SolverArg::Cadical => SolverName::Cadical,
+        }
+    }
+}
+
 /// `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
@@ -504,6 +515,16 @@ pub struct SolveArgs {
     /// (.lrat), checked before the plan is called certified.
     #[arg(long, value_name = "DIR")]
     pub proof: Option<PathBuf>,
+    /// The solver that refutes the formulas of --proof: varisat (its checked proof
+    /// written as LRAT) or cadical (CaDiCaL's own LRAT).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "NAME",
+        requires = "proof",
+        default_value = "varisat"
+    )]
+    pub prover: SolverArg,
     /// After the run, write the input collection (one XSB/SOK file) to PATH with a
     /// `Solution (M moves, P pushes)` section after each level solved, as Sokoban YASC
     /// and JSoko read them; nothing else of the text changes. PATH may be the input.

@@ -19,15 +19,11 @@ use crate::binairo::grid::{Puzzle, parse, rows_of};
 use crate::binairo::solve::{Answer, Verdict, solve_sat};
 use crate::engine::Stop;
 use crate::sat::dimacs::CnfBuffer;
-use crate::sat::{SatBackend, SolverChoice, SolverName};
+use crate::sat::{SatBackend, SolverChoice};
 
 /// A fresh backend of the chosen solver.
 fn backend(solver: SolverArg, stop: Option<&Stop>) -> Result<Box<dyn SatBackend>, String> {
-    let name = match solver {
-        SolverArg::Varisat => SolverName::Varisat,
-        SolverArg::Cadical => SolverName::Cadical,
-    };
-    SolverChoice::Builtin(name).backend(stop.map(Stop::interrupt))
+    SolverChoice::Builtin(solver.name()).backend(stop.map(Stop::interrupt))
 }
 
 /// Solves one puzzle with `engine`, looking for `count` solutions (at least two, to

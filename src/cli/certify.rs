@@ -10,14 +10,16 @@ use crate::cert::{self, check};
 use crate::engine::Stop;
 use crate::game::Metric;
 use crate::level::Level;
+use crate::sat::SolverName;
 
 /// Adds the certificate of `report`'s plan to it, when the plan is proved optimal:
-/// written into `dir` and checked, within what `stop` leaves of the level's time.
+/// refuted by `prover`, written into `dir` and checked, within what `stop` leaves of
+/// the level's time.
 pub fn certify_report(
     report: &mut LevelReport,
-    level: &Level,
-    analysis: &Analysis,
+    (level, analysis): (&Level, &Analysis),
     dir: &Path,
+    prover: SolverName,
     stop: &Stop,
 ) {
     let Some(Some(metric)) = report.optimal else {
@@ -34,7 +36,7 @@ pub fn certify_report(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "level".into());
-    match cert::certify(level, analysis, metric, k, dir, &stem, stop) {
+    match cert::certify(level, analysis, (metric, k), dir, &stem, prover, stop) {
         Ok(c) => {
             report.certified = Some(true);
             report.certificate = Some(c.cnf.display().to_string());

@@ -6,12 +6,12 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::args::{EngineArgs, FormatArg, OptimizeArg, PdrTechnique, SolverArg};
+use super::args::{EngineArgs, FormatArg, OptimizeArg, PdrTechnique};
 use crate::engine::finder::Techniques;
 use crate::engine::{self, Engine, EngineChoice, Request, Tuning};
 use crate::game::Metric;
 use crate::level::{Format, Level};
-use crate::sat::{SolverChoice, SolverName};
+use crate::sat::SolverChoice;
 
 /// How every level of a run is solved.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,8 +60,7 @@ impl SolveConfig {
         let prove = args.optimize != Some(OptimizeArg::None);
         let solver = match (&args.solver_cmd, args.solver) {
             (Some(cmd), _) => SolverChoice::Command(cmd.clone()),
-            (None, SolverArg::Varisat) => SolverChoice::Builtin(SolverName::Varisat),
-            (None, SolverArg::Cadical) => SolverChoice::Builtin(SolverName::Cadical),
+            (None, solver) => SolverChoice::Builtin(solver.name()),
         };
         let request = Request {
             metric,

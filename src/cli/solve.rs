@@ -101,7 +101,9 @@ fn solve_levels(
                     let (mut report, analysis) =
                         solve_level(&config, &name, &level, &stop, board, traced);
                     if let Some(dir) = &args.proof {
-                        super::certify::certify_report(&mut report, &level, &analysis, dir, &stop);
+                        let board = (&level, &analysis);
+                        let prover = args.prover.name();
+                        super::certify::certify_report(&mut report, board, dir, prover, &stop);
                     }
                     report
                 });
