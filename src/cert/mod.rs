@@ -3,10 +3,11 @@
 //! is unsatisfiable, checked by a checker of our own ([`check`]) before the claim is
 //! called certified.
 //!
-//! The formula is the one `satsoko encode` writes (every variable named in comments);
-//! the proof comes from varisat, which checks its own proof as it solves and hands each
-//! step with its hints to [`lrat::LratWriter`]. Clause ids follow the clause order of
-//! the written file, so any LRAT checker can verify the pair.
+//! The formula is the one `satsoko encode` writes (every variable named in comments).
+//! The proof comes from the prover asked for: varisat, which checks its own proof as it
+//! solves and hands each step with its hints to [`lrat::LratWriter`], or CaDiCaL, which
+//! writes LRAT itself (`cadical_lrat`). Clause ids follow the clause order of the
+//! written file, so any LRAT checker can verify the pair.
 
 #[cfg(feature = "cadical")]
 mod cadical_lrat;
