@@ -9,6 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::cli::{expect_code, json_lines, str_field};
+use satsoko::cert::check::parse_cnf;
 
 const MICROBAN: &str = "levels/microban.xsb";
 const ICE: &str = "levels/ice/ice.xsb";
@@ -53,13 +54,10 @@ fn optimal_plans_get_certificates_that_our_checker_accepts() {
             );
             // An LRAT file opens with a clause id past the formula's (some checkers
             // tell LRAT from DRAT so), also where CaDiCaL deletes before it adds.
-            let first = std::fs::read_to_string(&lrat).unwrap();
-            let id: usize = first.split_whitespace().next().unwrap().parse().unwrap();
-            let clauses = std::fs::read_to_string(&cnf)
-                .unwrap()
-                .lines()
-                .filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.trim().is_empty())
-                .count();
+            let proof = std::fs::read_to_string(&lrat).unwrap();
+            let id: usize = proof.split_whitespace().next().unwrap().parse().unwrap();
+            let formula = std::fs::read_to_string(&cnf).unwrap();
+            let clauses = parse_cnf(&formula).unwrap().len();
             assert!(
                 id >= clauses,
                 "{prover}: {lrat} opens with id {id} of {clauses}"
