@@ -20,6 +20,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
+use super::base_plan::BasePlan;
 use super::corral::Corrals;
 use super::features::Features;
 use super::knots::Knots;
@@ -185,6 +186,8 @@ pub struct MacroSearch<'a> {
     analysis: &'a Analysis,
     /// The packing order's goals filled, and the regions (counted, not capped).
     features: Features,
+    /// A plan whose steps borne out count instead of the goals of the packing order.
+    plan: Option<BasePlan>,
     graph: PushGraph<'a>,
     ways: Ways,
     corrals: Corrals,
@@ -207,12 +210,14 @@ pub struct MacroSearch<'a> {
 
 impl<'a> MacroSearch<'a> {
     /// A macro search of `level`, storing at most `max_positions`, looking for plans of
-    /// at most `max_pushes` (if set). `None` when `stop` says stop before the packing
-    /// order is ready.
+    /// at most `max_pushes` (if set), its positions filed by the steps of `plan` borne
+    /// out, or without one by the goals of the packing order filled. `None` when
+    /// `stop` says stop before the packing order is ready.
     pub fn new(
         level: &'a Level,
         analysis: &'a Analysis,
         (max_positions, max_pushes): (usize, Option<usize>),
+        plan: Option<BasePlan>,
         stop: &Stop,
     ) -> Option<MacroSearch<'a>> {
         let order = packing_order(level, &analysis.region, stop);
@@ -224,6 +229,7 @@ impl<'a> MacroSearch<'a> {
             level,
             analysis,
             features: Features::new(order, floor, true, level.cell_count()),
+            plan,
             graph: PushGraph::new(level, analysis),
             ways: Ways::new(level),
             corrals: Corrals::new(level, stop.clone()),
@@ -260,6 +266,11 @@ impl<'a> MacroSearch<'a> {
         self.max_positions
     }
 
+    /// From now on, looks only for plans of at most `max` pushes.
+    pub fn tighten(&mut self, max: usize) {
+        self.max_pushes = Some(self.max_pushes.map_or(max, |m| m.min(max)));
+    }
+
     /// Lets the search store `more` positions beyond its share.
     pub fn grant(&mut self, more: usize) {
         self.max_positions += more;
@@ -269,7 +280,10 @@ impl<'a> MacroSearch<'a> {
     /// filled, and regions.
     fn features(&mut self) -> (u32, u32) {
         let mask = self.graph.mask();
-        let packed = self.features.packed(mask);
+        let packed = match &self.plan {
+            Some(plan) => plan.packed(mask),
+            None => self.features.packed(mask),
+        };
         let regions = self.features.region_count(self.level, mask);
         (packed as u32, regions as u32)
     }
@@ -488,10 +502,11 @@ mod tests {
     use crate::level::parse_xsb;
 
     /// Runs a macro search to its answer.
-    fn answer(level: &Level, analysis: &Analysis) -> SearchAnswer {
+    fn answer(level: &Level, analysis: &Analysis, plan: Option<BasePlan>) -> SearchAnswer {
         let never = Stop::never();
+        let limits = (200_000, None);
         let mut search =
-            MacroSearch::new(level, analysis, (200_000, None), &never).expect("never stopped");
+            MacroSearch::new(level, analysis, limits, plan, &never).expect("never stopped");
         if let Some(answer) = search.start() {
             return answer;
         }
@@ -529,10 +544,11 @@ mod tests {
 
     /// On generated boards the macro search's plans replay and are never shorter than
     /// the optimum, it finds none where brute force proves there is none, and it finds
-    /// one on most solvable boards (its pruning can make it give up).
+    /// one on most solvable boards (its pruning can make it give up); filed by a plan
+    /// with bases, where the backward search finds one, the same holds.
     #[test]
     fn macro_plans_replay_and_agree_with_brute_force() {
-        let (mut found, mut solvable, mut refuted) = (0, 0, 0);
+        let (mut found, mut solvable, mut refuted) = ([0; 2], [0; 2], 0);
         for index in 0..120 {
             let spec = BoardSpec::class(7, (2, 4), index, 41);
             let level = parse_xsb("t", &random_board(&spec)).unwrap().remove(0);
@@ -541,27 +557,34 @@ mod tests {
                 continue;
             }
             let oracle = shortest_pushes(&level, usize::MAX, 200_000);
-            let answer = answer(&level, &analysis);
-            match (&answer, &oracle) {
-                (SearchAnswer::Plan(pushes), SearchResult::Optimal(m)) => {
-                    let plan = plan_from_pushes(&level, pushes).expect("plans replay");
-                    assert!(plan.verify(&level).is_ok());
-                    assert!(pushes.len() >= *m);
-                    found += 1;
-                    solvable += 1;
+            let plan = BasePlan::search(&level, &analysis, 20_000, &Stop::never());
+            let by_plan = plan.map(|plan| answer(&level, &analysis, Some(plan)));
+            let answers = std::iter::once(answer(&level, &analysis, None)).chain(by_plan);
+            for (kind, answer) in answers.enumerate() {
+                match (&answer, &oracle) {
+                    (SearchAnswer::Plan(pushes), SearchResult::Optimal(m)) => {
+                        let plan = plan_from_pushes(&level, pushes).expect("plans replay");
+                        assert!(plan.verify(&level).is_ok());
+                        assert!(pushes.len() >= *m);
+                        found[kind] += 1;
+                        solvable[kind] += 1;
+                    }
+                    (SearchAnswer::Stopped(StopReason::GaveUp), SearchResult::Optimal(_)) => {
+                        solvable[kind] += 1
+                    }
+                    (SearchAnswer::Stopped(StopReason::GaveUp), SearchResult::Unsolvable) => {
+                        refuted += 1
+                    }
+                    (_, SearchResult::TooLarge) => {}
+                    (a, o) => panic!("{a:?} against brute force {o:?}\n{}", random_board(&spec)),
                 }
-                (SearchAnswer::Stopped(StopReason::GaveUp), SearchResult::Optimal(_)) => {
-                    solvable += 1
-                }
-                (SearchAnswer::Stopped(StopReason::GaveUp), SearchResult::Unsolvable) => {
-                    refuted += 1
-                }
-                (_, SearchResult::TooLarge) => {}
-                (a, o) => panic!("{a:?} against brute force {o:?}\n{}", random_board(&spec)),
             }
         }
-        eprintln!("macro search: {found} plans on {solvable} solvable boards, {refuted} refuted");
-        assert!(solvable >= 50 && refuted >= 5, "{solvable} / {refuted}");
-        assert!(found * 10 >= solvable * 9, "{found} of {solvable}");
+        eprintln!("macro search: {found:?} plans on {solvable:?} solvable boards, {refuted} refuted");
+        assert!(solvable[0] >= 50 && refuted >= 5, "{solvable:?} / {refuted}");
+        assert!(found[0] * 10 >= solvable[0] * 9, "{found:?} of {solvable:?}");
+        // The backward search finds a plan on most solvable boards.
+        assert!(solvable[1] * 10 >= solvable[0] * 8, "{solvable:?}");
+        assert!(found[1] * 10 >= solvable[1] * 9, "{found:?} of {solvable:?}");
     }
 }

@@ -12,10 +12,12 @@
 //! ([`knots`]) and boxes frozen on goals that wall the rest off ([`frozen_goals`]) are
 //! not made.
 //!
-//! Three searches share the core in slices (a portfolio): one pushes everywhere, one
-//! only into a PI-corral where there is one, and the macro search moves a box its
-//! whole way at a time, FESS-style ([`macros`]). They solve different levels. The
-//! first plan of a push search is the answer; a plan of the macro search is held
+//! Up to four searches share the core in slices (a portfolio): one pushes everywhere,
+//! one only into a PI-corral where there is one, the macro search moves a box its
+//! whole way at a time, FESS-style ([`macros`]), and a second macro search follows a
+//! plan of box moves from a backward search to the boxes' start cells
+//! ([`base_plan`]), when that search finds one. They solve different levels. The
+//! first plan of a push search is the answer; a plan of a macro search is held
 //! while the push searches have a grace, and the shorter one is the answer (or,
 //! for a caller that takes a better plan later, answered at once).
 //!
@@ -24,6 +26,7 @@
 //! (`connectivity`, `partial-order`) are switched on with `--finder-on`.
 //! They reach the finder in the request's [`Tuning`](super::Tuning).
 
+mod base_plan;
 mod corral;
 mod features;
 mod few_boxes;
@@ -35,6 +38,9 @@ mod macros;
 mod random_pushes;
 mod search;
 
+use std::time::{Duration, Instant};
+
+use base_plan::BasePlan;
 use macros::MacroSearch;
 use search::Search;
 
@@ -71,6 +77,14 @@ pub const ESTIMATE_WEIGHT: u32 = 2;
 
 /// Positions one search expands before the next search of the portfolio takes the core.
 const SLICE: usize = 512;
+
+/// The most positions the backward search for a plan with bases stores: on XSokoban it
+/// finds its plan within a few hundred where it finds one at all, and 20 000 take
+/// about a second.
+const BASE_PLAN_POSITIONS: usize = 20_000;
+
+/// The most time the backward search for a plan with bases takes from the searches.
+const BASE_PLAN_TIME: Duration = Duration::from_secs(1);
 
 /// The least grace, in push expansions, the push searches have after the macro search
 /// found a plan (see [`PlanFinder::run`]).
@@ -160,6 +174,10 @@ techniques! {
     /// Run a third search in the portfolio whose moves take one box anywhere it can
     /// go, FESS-style ([`macros`]; `macros`).
     macros = "macros",
+    /// Run a fourth, a macro search filed by the steps of a plan that a backward
+    /// search taking boxes to the cells where boxes start made ([`base_plan`];
+    /// `bases`).
+    bases = "bases",
 }
 
 impl Techniques {
@@ -201,6 +219,7 @@ impl Techniques {
                 Some(Techniques {
                     portfolio: false,
                     macros: false,
+                    bases: false,
                     ..self
                 }),
             ),
@@ -232,8 +251,9 @@ impl Member<'_> {
     /// Looks only for plans of at most `max` pushes from now on (a push search; the
     /// macro search is never asked).
     fn tighten(&mut self, max: usize) {
-        if let Member::Pushes(s) = self {
-            s.tighten(max);
+        match self {
+            Member::Pushes(s) => s.tighten(max),
+            Member::Macros(s) => s.tighten(max),
         }
     }
 
@@ -341,15 +361,22 @@ impl<'a> PlanFinder<'a> {
         let cell_bytes = Arena::cell_bytes(&task.analysis.region);
         let per_position = BYTES_PER_POSITION + cell_bytes * (boxes + 1);
         let macros = techniques.macros && !task.level.has_ice();
-        let members = variants.len() + usize::from(macros);
+        let (level, analysis) = (task.level, task.analysis);
+        let plan = (macros && techniques.bases)
+            .then(|| {
+                let until = stop.by(Instant::now() + BASE_PLAN_TIME);
+                BasePlan::search(level, analysis, BASE_PLAN_POSITIONS, &until)
+            })
+            .flatten();
+        let members = variants.len() + usize::from(macros) + usize::from(plan.is_some());
         let share = memory / per_position / members;
         let limits = (share, task.max_steps);
-        let (level, analysis) = (task.level, task.analysis);
         let push_search = |t| Search::new(level, analysis, t, limits, stop).map(Box::new);
         let pushes = (variants.into_iter()).map(|t| push_search(t).map(Member::Pushes));
-        let macro_search = || MacroSearch::new(level, analysis, limits, stop).map(Box::new);
-        let macros = macros.then(|| macro_search().map(Member::Macros));
-        let searches = pushes.chain(macros).collect();
+        let macro_search = |plan| MacroSearch::new(level, analysis, limits, plan, stop).map(Box::new);
+        let macros = macros.then(|| macro_search(None).map(Member::Macros));
+        let by_plan = plan.map(|plan| macro_search(Some(plan)).map(Member::Macros));
+        let searches = pushes.chain(macros).chain(by_plan).collect();
         // A slice is shorter when an expansion is costly (its children and their
         // heuristic grow with the boxes), so that the searches still take turns: with a
         // thousand boxes a whole slice took minutes. Up to 64 boxes, as in every real
@@ -642,7 +669,7 @@ mod tests {
     }
 
     #[test]
-    fn the_macro_search_joins_the_portfolio_unless_switched_off_or_on_ice() {
+    fn the_macro_searches_join_the_portfolio_unless_switched_off_or_on_ice() {
         let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
         let members = |techniques: Techniques, text: &str| {
             let mut count = 0;
@@ -666,7 +693,14 @@ mod tests {
             macros: false,
             ..Techniques::DEFAULT
         };
-        assert_eq!(members(Techniques::DEFAULT, text), 3);
+        let no_bases = Techniques {
+            bases: false,
+            ..Techniques::DEFAULT
+        };
+        // The plain and PI-corral searches, the macro search and the one filed by the
+        // plan with bases (the backward search finds one here).
+        assert_eq!(members(Techniques::DEFAULT, text), 4);
+        assert_eq!(members(no_bases, text), 3);
         assert_eq!(members(off, text), 2);
         // On ice a box can slide past where a macro move would stop it.
         let ice = "########\n#@  ~~~#\n# $ $  #\n#  ## .#\n#    . #\n########\n";

@@ -1,0 +1,425 @@
+//! A plan of box moves from a backward search (FESS's strategy with bases): from the
+//! solved position, boxes are pulled off the goals, a whole way at a time, and a box
+//! leaves the board when it is pulled onto a cell where a box starts (a **base**).
+//! When every box has left, the search, read forward, says which start box goes to
+//! which goal and where boxes wait on the way (parking). Its steps give the macro
+//! search a feature: how long a prefix of the plan the position bears out.
+//!
+//! The backward board is an approximation: a box that has left stands, in the real
+//! position, on its base until its first move, but the backward search lets others
+//! pass there. The plan is a guide for the features, never replayed as such.
+
+use std::collections::{BinaryHeap, HashSet};
+use std::cmp::Reverse;
+
+use crate::analysis::Analysis;
+use crate::analysis::distance::{UNREACHABLE, push_distances_from};
+use crate::game::Region;
+use crate::level::{Cell, Direction, Level};
+use crate::stop::Stop;
+
+/// One step of the plan: a box comes to `to`; `until` is the step that takes it on
+/// (`None`: it stays there to the end).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PlanStep {
+    to: Cell,
+    until: Option<usize>,
+}
+
+/// The plan, in forward order.
+#[derive(Clone, Debug)]
+pub struct BasePlan {
+    steps: Vec<PlanStep>,
+}
+
+impl BasePlan {
+    /// Steps in the plan.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// How many steps of the plan the position with boxes on `boxes` bears out: the
+    /// longest prefix whose every step's box stands on its cell, unless a later step of
+    /// the prefix has taken it on (FESS's packed boxes).
+    pub fn packed(&self, boxes: &[bool]) -> usize {
+        let mut packed = self.steps.len();
+        for (i, step) in self.steps.iter().enumerate().rev() {
+            if boxes[step.to] {
+                continue;
+            }
+            if step.until.is_none_or(|u| u >= packed) {
+                packed = i;
+            }
+        }
+        packed
+    }
+
+    /// The plan of `level`, from a backward search of at most `max_nodes` positions;
+    /// `None` when it finds none (or `stop` says stop).
+    pub fn search(
+        level: &Level,
+        analysis: &Analysis,
+        max_nodes: usize,
+        stop: &Stop,
+    ) -> Option<BasePlan> {
+        Backward::new(level, analysis).run(max_nodes, stop)
+    }
+}
+
+/// A position of the backward search.
+struct Node {
+    parent: u32,
+    /// Boxes still on the board, in cell order, and the bases not yet taken.
+    boxes: Vec<Cell>,
+    bases: Vec<Cell>,
+    /// A cell of the player's region.
+    player: Cell,
+    /// The pull that led here: the box's cell before and after.
+    from: Cell,
+    to: Cell,
+}
+
+struct Backward<'a> {
+    level: &'a Level,
+    /// Per base, the pushes a lone box needs from it to each cell: the pulls back.
+    to_base: Vec<(Cell, Vec<u32>)>,
+    region: Region,
+    blocked: Vec<bool>,
+    seen: Vec<u32>,
+    covered: Vec<u32>,
+    stamp: u32,
+}
+
+const NONE: Cell = Cell::MAX;
+
+impl<'a> Backward<'a> {
+    fn new(level: &'a Level, analysis: &'a Analysis) -> Backward<'a> {
+        let cells = level.cell_count();
+        let to_base = (level.box_cells())
+            .filter(|&b| analysis.region[b])
+            .map(|b| (b, push_distances_from(level, [b])))
+            .collect();
+        Backward {
+            level,
+            to_base,
+            region: Region::new(level),
+            blocked: vec![false; cells],
+            seen: vec![0; cells * 4],
+            covered: vec![0; cells * 4],
+            stamp: 0,
+        }
+    }
+
+    /// The boxes not on a base, and the pulls every box left still needs to its
+    /// nearest base left; `None` when a box can reach none. (A box stands on a base
+    /// only where it started on a goal: a box pulled onto one leaves.)
+    fn estimate(&self, boxes: &[Cell], bases: &[Cell]) -> Option<(usize, u32)> {
+        // Both lists are in cell order.
+        let free: Vec<&Vec<u32>> = (self.to_base.iter())
+            .filter(|(base, _)| bases.binary_search(base).is_ok())
+            .map(|(_, d)| d)
+            .collect();
+        let mut sum = 0;
+        let mut off = 0;
+        for &b in boxes {
+            if bases.binary_search(&b).is_ok() {
+                continue;
+            }
+            off += 1;
+            let near = (free.iter().map(|d| d[b]).min()).filter(|&d| d != UNREACHABLE)?;
+            sum += near;
+        }
+        Some((off, sum))
+    }
+
+    fn run(mut self, max_nodes: usize, stop: &Stop) -> Option<BasePlan> {
+        let level = self.level;
+        let goals: Vec<Cell> = level.goal_cells().collect();
+        let bases: Vec<Cell> = self.to_base.iter().map(|(b, _)| *b).collect();
+        if goals.len() != bases.len() {
+            return None;
+        }
+        // One root per region of the floor the player may stand in, the goals' boxes
+        // in place.
+        let mut mask = vec![false; level.cell_count()];
+        for &g in &goals {
+            mask[g] = true;
+        }
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut seen: HashSet<(Vec<Cell>, Vec<Cell>, Cell)> = HashSet::new();
+        let mut queue = BinaryHeap::new();
+        let mut named = vec![false; level.cell_count()];
+        for c in level.open_cells() {
+            if mask[c] || named[c] {
+                continue;
+            }
+            if stop.should_stop() {
+                return None;
+            }
+            let name = self.region.fill(level, &mask, c);
+            for (d, named) in named.iter_mut().enumerate() {
+                *named |= self.region.contains(d);
+            }
+            let (left, h) = self.estimate(&goals, &bases)?;
+            if seen.insert((goals.clone(), bases.clone(), name)) {
+                let node = Node {
+                    parent: u32::MAX,
+                    boxes: goals.clone(),
+                    bases: bases.clone(),
+                    player: c,
+                    from: NONE,
+                    to: NONE,
+                };
+                queue.push(Reverse((left, h, nodes.len() as u32)));
+                nodes.push(node);
+            }
+        }
+        let mut moves = Vec::new();
+        while let Some(Reverse((_, _, id))) = queue.pop() {
+            if stop.should_stop() || nodes.len() >= max_nodes {
+                return None;
+            }
+            let (boxes, bases, player) = {
+                let n = &nodes[id as usize];
+                (n.boxes.clone(), n.bases.clone(), n.player)
+            };
+            mask.fill(false);
+            for &b in &boxes {
+                mask[b] = true;
+            }
+            self.region.fill(level, &mask, player);
+            let reach: Vec<bool> = (0..level.cell_count()).map(|c| self.region.contains(c)).collect();
+            for &b in &boxes {
+                // An expansion on a board of thousands of cells takes long.
+                if stop.should_stop() {
+                    return None;
+                }
+                moves.clear();
+                self.pulls((&mask, &reach), b, &mut moves, stop);
+                for (k, &(to, player_after)) in moves.iter().enumerate() {
+                    if k % 64 == 63 && stop.should_stop() {
+                        return None;
+                    }
+                    let mut child_boxes: Vec<Cell> =
+                        boxes.iter().copied().filter(|&x| x != b).collect();
+                    let mut child_bases = bases.clone();
+                    if let Some(i) = child_bases.iter().position(|&x| x == to) {
+                        child_bases.remove(i); // the box leaves the board on its base
+                    } else {
+                        child_boxes.push(to);
+                        child_boxes.sort_unstable();
+                    }
+                    let Some((left, h)) = self.estimate(&child_boxes, &child_bases) else {
+                        continue;
+                    };
+                    let mut child_mask = vec![false; level.cell_count()];
+                    for &x in &child_boxes {
+                        child_mask[x] = true;
+                    }
+                    let name = self.region.fill(level, &child_mask, player_after);
+                    if !seen.insert((child_boxes.clone(), child_bases.clone(), name)) {
+                        continue;
+                    }
+                    let child = nodes.len() as u32;
+                    nodes.push(Node {
+                        parent: id,
+                        boxes: child_boxes,
+                        bases: child_bases,
+                        player: player_after,
+                        from: b,
+                        to,
+                    });
+                    if left == 0 {
+                        return Some(self.plan(&nodes, child));
+                    }
+                    queue.push(Reverse((left, h, child)));
+                }
+            }
+        }
+        None
+    }
+
+    /// Every cell the box on `b` can be pulled to with the other boxes of `mask` in
+    /// place, the player starting in `reach`: the cell and a cell of the player's
+    /// region after, once per cell (fewer if `stop` says stop).
+    fn pulls(
+        &mut self,
+        (mask, reach): (&[bool], &[bool]),
+        b: Cell,
+        out: &mut Vec<(Cell, Cell)>,
+        stop: &Stop,
+    ) {
+        let level = self.level;
+        self.stamp += 1;
+        let stamp = self.stamp;
+        self.blocked.copy_from_slice(mask);
+        self.blocked[b] = false;
+        let mut queue: Vec<usize> = Vec::new();
+        for d in Direction::ALL {
+            let at = level.neighbor(b, d);
+            if !level.is_wall(at) && !mask[at] && reach[at] {
+                let s = b * 4 + d.index();
+                self.seen[s] = stamp;
+                queue.push(s);
+            }
+        }
+        let mut head = 0;
+        let mut emitted: Vec<Cell> = Vec::new();
+        while head < queue.len() {
+            let s = queue[head];
+            head += 1;
+            if self.covered[s] == stamp {
+                continue;
+            }
+            if head % 64 == 0 && stop.should_stop() {
+                return;
+            }
+            let (c, d) = (s / 4, Direction::ALL[s % 4]);
+            self.blocked[c] = true;
+            let player = level.neighbor(c, d);
+            self.region.fill(level, &self.blocked, player);
+            for side in Direction::ALL {
+                if self.region.contains(level.neighbor(c, side)) {
+                    self.covered[c * 4 + side.index()] = stamp;
+                }
+            }
+            if c != b && !emitted.contains(&c) {
+                emitted.push(c);
+                out.push((c, player));
+            }
+            for side in Direction::ALL {
+                // The player on `side` pulls the box one cell toward it and steps on.
+                let at = level.neighbor(c, side);
+                if level.is_wall(at) || self.blocked[at] || !self.region.contains(at) {
+                    continue;
+                }
+                let beyond = level.neighbor(at, side);
+                if level.is_wall(beyond) || self.blocked[beyond] {
+                    continue;
+                }
+                let t = at * 4 + side.index();
+                if self.seen[t] != stamp {
+                    self.seen[t] = stamp;
+                    queue.push(t);
+                }
+            }
+            self.blocked[c] = false;
+        }
+    }
+
+    /// The plan read forward from the node where the last box left.
+    fn plan(&self, nodes: &[Node], last: u32) -> BasePlan {
+        // The pulls from the solved position on, each as (from, to).
+        let mut pulls = Vec::new();
+        let mut n = last;
+        while nodes[n as usize].parent != u32::MAX {
+            pulls.push((nodes[n as usize].from, nodes[n as usize].to));
+            n = nodes[n as usize].parent;
+        }
+        pulls.reverse();
+        // Forward, each pull is a move from `to` back to `from`. A box's next move
+        // starts where this one ends.
+        let forward: Vec<(Cell, Cell)> = pulls.iter().rev().map(|&(from, to)| (to, from)).collect();
+        // Boxes that started on goals and never moved come first.
+        let end = &nodes[last as usize];
+        let mut steps: Vec<PlanStep> =
+            (end.boxes.iter()).map(|&g| PlanStep { to: g, until: None }).collect();
+        let first = steps.len();
+        for (i, &(_, to)) in forward.iter().enumerate() {
+            let until = (forward[i + 1..].iter())
+                .position(|&(from, _)| from == to)
+                .map(|j| first + i + 1 + j);
+            steps.push(PlanStep { to, until });
+        }
+        BasePlan { steps }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::parse_xsb;
+
+    fn level(xsb: &str) -> Level {
+        parse_xsb("t", xsb).unwrap().remove(0)
+    }
+
+    fn solved(level: &Level) -> Vec<bool> {
+        (0..level.cell_count()).map(|c| level.is_goal(c)).collect()
+    }
+
+    #[test]
+    fn a_plan_takes_each_start_box_to_a_goal_and_the_solved_position_bears_it_out() {
+        let level = level("#######\n#.  $ #\n#.  $@#\n#######\n");
+        let analysis = Analysis::new(&level);
+        let plan = BasePlan::search(&level, &analysis, 10_000, &Stop::never()).expect("a plan");
+        assert_eq!(plan.len(), 2);
+        assert_eq!(plan.packed(level.initial_boxes()), 0);
+        assert_eq!(plan.packed(&solved(&level)), plan.len());
+        // A box that starts on a goal and need not move is the plan's first step.
+        let level = level_with_a_box_at_home();
+        let analysis = Analysis::new(&level);
+        let plan = BasePlan::search(&level, &analysis, 10_000, &Stop::never()).expect("a plan");
+        assert_eq!(plan.packed(level.initial_boxes()), 1);
+        assert_eq!(plan.packed(&solved(&level)), plan.len());
+    }
+
+    fn level_with_a_box_at_home() -> Level {
+        level("#######\n#*    #\n#  $. #\n#    @#\n#######\n")
+    }
+
+    #[test]
+    fn a_parked_box_counts_until_a_later_step_of_the_prefix_takes_it_on() {
+        // Cells 1, 2 and 3: a box is parked on 1 (step 0), another comes to 2 (step
+        // 1), the first goes on to 3 (step 2).
+        let steps = vec![
+            PlanStep { to: 1, until: Some(2) },
+            PlanStep { to: 2, until: None },
+            PlanStep { to: 3, until: None },
+        ];
+        let plan = BasePlan { steps };
+        let on = |cells: &[Cell]| (0..5).map(|c| cells.contains(&c)).collect::<Vec<_>>();
+        assert_eq!(plan.packed(&on(&[])), 0);
+        assert_eq!(plan.packed(&on(&[1])), 1);
+        assert_eq!(plan.packed(&on(&[1, 2])), 2);
+        // Moved on from 1 to 3: the whole plan is borne out.
+        assert_eq!(plan.packed(&on(&[2, 3])), 3);
+        // Moved on before the second box came: step 0 alone is borne out.
+        assert_eq!(plan.packed(&on(&[3])), 0);
+    }
+
+    #[test]
+    fn a_stopped_search_answers_at_once_without_a_plan() {
+        // A big open room with many boxes.
+        let mut text = String::from(&"#".repeat(62));
+        text.push('\n');
+        for row in 0..40 {
+            let cells: String = (0..60)
+                .map(|col| match (row % 4, col % 4) {
+                    (1, 1) => '$',
+                    (1, 3) => '.',
+                    _ => ' ',
+                })
+                .collect();
+            text.push('#');
+            text.push_str(&cells);
+            text.push_str("#\n");
+        }
+        text.push_str(&"#".repeat(62));
+        text.push('\n');
+        let text = text.replacen(' ', "@", 1);
+        let level = level(&text);
+        let analysis = Analysis::new(&level);
+        let past = Stop::new(Some(std::time::Instant::now()));
+        assert!(BasePlan::search(&level, &analysis, 1_000_000, &past).is_none());
+    }
+
+    #[test]
+    fn no_plan_when_a_box_can_reach_no_base() {
+        // The box in the corner can never have come from the start cell.
+        let level = level("######\n#$  .#\n#  @ #\n######\n");
+        let analysis = Analysis::new(&level);
+        assert!(BasePlan::search(&level, &analysis, 10_000, &Stop::never()).is_none());
+    }
+}
