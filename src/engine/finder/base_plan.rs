@@ -86,8 +86,12 @@ struct Backward<'a> {
     to_base: Vec<(Cell, Vec<u32>)>,
     region: Region,
     blocked: Vec<bool>,
+    /// Per state (box cell × 4 + the player's side) and per cell, the stamp of the
+    /// last [`Backward::pulls`] that reached it, filled the player's region round it,
+    /// or gave its cell as a move.
     seen: Vec<u32>,
     covered: Vec<u32>,
+    emitted: Vec<u32>,
     stamp: u32,
 }
 
@@ -107,6 +111,7 @@ impl<'a> Backward<'a> {
             blocked: vec![false; cells],
             seen: vec![0; cells * 4],
             covered: vec![0; cells * 4],
+            emitted: vec![0; cells],
             stamp: 0,
         }
     }
@@ -189,7 +194,7 @@ impl<'a> Backward<'a> {
                 mask[b] = true;
             }
             self.region.fill(level, &mask, player);
-            let reach: Vec<bool> = (0..level.cell_count()).map(|c| self.region.contains(c)).collect();
+            let reach = self.region.mask();
             for &b in &boxes {
                 // An expansion on a board of thousands of cells takes long.
                 if stop.should_stop() {
@@ -204,20 +209,24 @@ impl<'a> Backward<'a> {
                     let mut child_boxes: Vec<Cell> =
                         boxes.iter().copied().filter(|&x| x != b).collect();
                     let mut child_bases = bases.clone();
-                    if let Some(i) = child_bases.iter().position(|&x| x == to) {
-                        child_bases.remove(i); // the box leaves the board on its base
-                    } else {
-                        child_boxes.push(to);
-                        child_boxes.sort_unstable();
-                    }
+                    let on_board = match child_bases.binary_search(&to) {
+                        Ok(i) => {
+                            child_bases.remove(i); // the box leaves the board on its base
+                            false
+                        }
+                        Err(_) => {
+                            child_boxes.push(to);
+                            child_boxes.sort_unstable();
+                            true
+                        }
+                    };
                     let Some((left, h)) = self.estimate(&child_boxes, &child_bases) else {
                         continue;
                     };
-                    let mut child_mask = vec![false; level.cell_count()];
-                    for &x in &child_boxes {
-                        child_mask[x] = true;
-                    }
-                    let name = self.region.fill(level, &child_mask, player_after);
+                    // The child's boxes: the parent's with this pull made.
+                    (mask[b], mask[to]) = (false, on_board);
+                    let name = self.region.fill(level, &mask, player_after);
+                    (mask[to], mask[b]) = (false, true);
                     if !seen.insert((child_boxes.clone(), child_bases.clone(), name)) {
                         continue;
                     }
@@ -265,7 +274,6 @@ impl<'a> Backward<'a> {
             }
         }
         let mut head = 0;
-        let mut emitted: Vec<Cell> = Vec::new();
         while head < queue.len() {
             let s = queue[head];
             head += 1;
@@ -284,8 +292,8 @@ impl<'a> Backward<'a> {
                     self.covered[c * 4 + side.index()] = stamp;
                 }
             }
-            if c != b && !emitted.contains(&c) {
-                emitted.push(c);
+            if c != b && self.emitted[c] != stamp {
+                self.emitted[c] = stamp;
                 out.push((c, player));
             }
             for side in Direction::ALL {
@@ -310,17 +318,16 @@ impl<'a> Backward<'a> {
 
     /// The plan read forward from the node where the last box left.
     fn plan(&self, nodes: &[Node], last: u32) -> BasePlan {
-        // The pulls from the solved position on, each as (from, to).
-        let mut pulls = Vec::new();
+        // The pulls from the last back to the first are the forward moves in order,
+        // each from where its pull took the box to where it came from. A box's next
+        // move starts where this one ends.
+        let mut forward: Vec<(Cell, Cell)> = Vec::new();
         let mut n = last;
         while nodes[n as usize].parent != u32::MAX {
-            pulls.push((nodes[n as usize].from, nodes[n as usize].to));
-            n = nodes[n as usize].parent;
+            let node = &nodes[n as usize];
+            forward.push((node.to, node.from));
+            n = node.parent;
         }
-        pulls.reverse();
-        // Forward, each pull is a move from `to` back to `from`. A box's next move
-        // starts where this one ends.
-        let forward: Vec<(Cell, Cell)> = pulls.iter().rev().map(|&(from, to)| (to, from)).collect();
         // Boxes that started on goals and never moved come first.
         let end = &nodes[last as usize];
         let mut steps: Vec<PlanStep> =

@@ -78,9 +78,9 @@ pub const ESTIMATE_WEIGHT: u32 = 2;
 /// Positions one search expands before the next search of the portfolio takes the core.
 const SLICE: usize = 512;
 
-/// The most positions the backward search for a plan with bases stores: on XSokoban it
-/// finds its plan within a few hundred where it finds one at all, and 20 000 take
-/// about a second.
+/// The most positions the backward search for a plan with bases stores: on XSokoban,
+/// where it finds a plan, it does so in a median 3 ms (at most 0.15 s), and 20 000
+/// positions take about a second.
 const BASE_PLAN_POSITIONS: usize = 20_000;
 
 /// The most time the backward search for a plan with bases takes from the searches.
@@ -248,8 +248,7 @@ impl Member<'_> {
         }
     }
 
-    /// Looks only for plans of at most `max` pushes from now on (a push search; the
-    /// macro search is never asked).
+    /// Looks only for plans of at most `max` pushes from now on.
     fn tighten(&mut self, max: usize) {
         match self {
             Member::Pushes(s) => s.tighten(max),
