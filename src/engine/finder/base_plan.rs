@@ -39,6 +39,12 @@ impl BasePlan {
         self.steps.len()
     }
 
+    /// The steps in order: the cell each brings a box to, and the step that takes
+    /// that box on (`None`: it stays to the end).
+    pub fn steps(&self) -> Vec<(Cell, Option<usize>)> {
+        self.steps.iter().map(|s| (s.to, s.until)).collect()
+    }
+
     /// How many steps of the plan the position with boxes on `boxes` bears out: the
     /// longest prefix whose every step's box stands on its cell, unless a later step of
     /// the prefix has taken it on (FESS's packed boxes).

@@ -34,6 +34,7 @@ mod frontier;
 mod frozen_goals;
 mod knots;
 mod macros;
+mod out_of_plan;
 #[cfg(test)]
 mod random_pushes;
 mod search;
@@ -178,6 +179,10 @@ techniques! {
     /// search taking boxes to the cells where boxes start made ([`base_plan`];
     /// `bases`).
     bases = "bases",
+    /// File the macro searches' positions by the boxes standing where the next steps
+    /// would shut them off, and let an advisor move them away ([`out_of_plan`];
+    /// `out-of-plan`).
+    out_of_plan = "out-of-plan",
 }
 
 impl Techniques {
@@ -372,7 +377,10 @@ impl<'a> PlanFinder<'a> {
         let limits = (share, task.max_steps);
         let push_search = |t| Search::new(level, analysis, t, limits, stop).map(Box::new);
         let pushes = (variants.into_iter()).map(|t| push_search(t).map(Member::Pushes));
-        let macro_search = |plan| MacroSearch::new(level, analysis, limits, plan, stop).map(Box::new);
+        let macro_search = |plan| {
+            let how = (plan, techniques.out_of_plan);
+            MacroSearch::new(level, analysis, limits, how, stop).map(Box::new)
+        };
         let macros = macros.then(|| macro_search(None).map(Member::Macros));
         let by_plan = plan.map(|plan| macro_search(Some(plan)).map(Member::Macros));
         let searches = pushes.chain(macros).chain(by_plan).collect();
