@@ -404,25 +404,7 @@ mod tests {
 
     #[test]
     fn a_stopped_search_answers_at_once_without_a_plan() {
-        // A big open room with many boxes.
-        let mut text = String::from(&"#".repeat(62));
-        text.push('\n');
-        for row in 0..40 {
-            let cells: String = (0..60)
-                .map(|col| match (row % 4, col % 4) {
-                    (1, 1) => '$',
-                    (1, 3) => '.',
-                    _ => ' ',
-                })
-                .collect();
-            text.push('#');
-            text.push_str(&cells);
-            text.push_str("#\n");
-        }
-        text.push_str(&"#".repeat(62));
-        text.push('\n');
-        let text = text.replacen(' ', "@", 1);
-        let level = level(&text);
+        let level = crate::engine::finder::big_open_room();
         let analysis = Analysis::new(&level);
         let past = Stop::new(Some(std::time::Instant::now()));
         assert!(BasePlan::search(&level, &analysis, 1_000_000, &past).is_none());

@@ -603,6 +603,27 @@ impl Engine for Finder {
     }
 }
 
+/// A big open room (60 × 40 cells) with a box and a goal in every fourth cell of every
+/// fourth row, the player in the corner: a board where one expansion of a macro search
+/// or the backward search for bases takes long.
+#[cfg(test)]
+fn big_open_room() -> crate::level::Level {
+    let mut text = "#".repeat(62) + "\n";
+    for row in 0..40 {
+        let cells: String = (0..60)
+            .map(|col| match (row % 4, col % 4) {
+                (1, 1) => '$',
+                (1, 3) => '.',
+                _ => ' ',
+            })
+            .collect();
+        text.push_str(&format!("#{cells}#\n"));
+    }
+    text.push_str(&"#".repeat(62));
+    let text = text.replacen(' ', "@", 1);
+    crate::level::parse_xsb("big", &text).unwrap().remove(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
