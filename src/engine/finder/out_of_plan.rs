@@ -52,22 +52,24 @@ impl OutOfPlan {
                 .collect();
             at_step.push(zone);
         }
-        // Each zone counts from the step after the last change before it (FESS).
+        // Each zone counts from the step after the last change before it (FESS); the
+        // steps after the last change keep its zone.
         let mut zones: Vec<Vec<Cell>> = Vec::new();
         let mut zone_of = vec![None; n + 1];
-        let mut from = 0;
+        let (mut from, mut last) = (0, None);
         for k in 0..at_step.len() {
             if k > 0 && at_step[k] == at_step[k - 1] {
                 continue;
             }
             let cells: Vec<Cell> = (0..level.cell_count()).filter(|&c| at_step[k][c]).collect();
-            if !cells.is_empty() {
+            last = (!cells.is_empty()).then(|| {
                 zones.push(cells);
-                let id = Some(zones.len() - 1);
-                zone_of[from..=k].iter_mut().for_each(|z| *z = id);
-            }
+                zones.len() - 1
+            });
+            zone_of[from..=k].iter_mut().for_each(|z| *z = last);
             from = k + 1;
         }
+        zone_of[from..at_step.len()].iter_mut().for_each(|z| *z = last);
         let away = (zones.iter())
             .map(|zone| push_distances_from(level, zone.iter().copied()))
             .collect();
@@ -126,6 +128,22 @@ mod tests {
         // The way away from the zone: farther from column 2 is farther out.
         let away = right.away(0).expect("a zone");
         assert!(away[at(3)] < away[at(5)] || away[at(5)] == UNREACHABLE);
+    }
+
+    #[test]
+    fn a_zone_that_stops_changing_still_counts_at_the_later_steps() {
+        // Goals on columns 1, 4 and 5 of a corridor closed on the left, boxes on 6, 7
+        // and 8. Filling 5 first, then 4, shuts all three boxes off from 1 at both.
+        let level = parse_xsb("t", "###########\n#.  ..$$$@#\n###########\n").unwrap().remove(0);
+        let analysis = Analysis::new(&level);
+        let at = |col: usize| (1 + 1) * level.width() + col + 1;
+        let steps = [(at(5), None), (at(4), None), (at(1), None)];
+        let plan = OutOfPlan::new(&level, &analysis, &steps, &Stop::never()).expect("not stopped");
+        let mut boxes = vec![false; level.cell_count()];
+        [6, 7, 8].iter().for_each(|&c| boxes[at(c)] = true);
+        assert_eq!(plan.count(0, &boxes), 3);
+        assert_eq!(plan.count(1, &boxes), 3);
+        assert_eq!(plan.count(2, &boxes), 0, "the last step shuts nothing off");
     }
 
     #[test]
