@@ -161,6 +161,7 @@ impl<'a> Backward<'a> {
         let mut seen: HashSet<(Vec<Cell>, Vec<Cell>, Cell)> = HashSet::new();
         let mut queue = BinaryHeap::new();
         let mut named = vec![false; level.cell_count()];
+        let (left, h) = self.estimate(&goals, &bases)?;
         for c in level.open_cells() {
             if mask[c] || named[c] {
                 continue;
@@ -172,7 +173,6 @@ impl<'a> Backward<'a> {
             for (d, named) in named.iter_mut().enumerate() {
                 *named |= self.region.contains(d);
             }
-            let (left, h) = self.estimate(&goals, &bases)?;
             if seen.insert((goals.clone(), bases.clone(), name)) {
                 let node = Node {
                     parent: u32::MAX,

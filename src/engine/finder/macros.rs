@@ -246,7 +246,12 @@ impl<'a> MacroSearch<'a> {
         (plan, out_of_plan): (Option<BasePlan>, bool),
         stop: &Stop,
     ) -> Option<MacroSearch<'a>> {
-        let order = packing_order(level, &analysis.region, stop);
+        // With a plan, its steps take the packing order's place.
+        let order = if plan.is_some() {
+            Vec::new()
+        } else {
+            packing_order(level, &analysis.region, stop)
+        };
         let floor = (0..level.cell_count()).filter(|&c| analysis.region[c]).collect();
         if stop.should_stop() {
             return None;

@@ -34,8 +34,12 @@ impl OutOfPlan {
         stop: &Stop,
     ) -> Option<OutOfPlan> {
         let n = steps.len();
-        // The zone once step k's box is in place, for k in 0..n-1.
-        let mut at_step: Vec<Vec<bool>> = Vec::with_capacity(n);
+        // The zone once step k's box is in place, for k in 0..n-1; each counts from the
+        // step after the last change before it (FESS), and the steps after the last
+        // change keep its zone.
+        let mut zones: Vec<Vec<Cell>> = Vec::new();
+        let mut zone_of = vec![None; n + 1];
+        let (mut from, mut last, mut previous) = (0, None, None);
         let mut region = analysis.region.clone();
         for k in 0..n.saturating_sub(1) {
             if stop.should_stop() {
@@ -47,29 +51,22 @@ impl OutOfPlan {
             }
             let later = steps[k + 1..].iter().map(|&(c, _)| c);
             let reach = push_distances_walking_to(level, &region, later);
-            let zone = (0..level.cell_count())
-                .map(|c| region[c] && analysis.live[c] && reach[c] == UNREACHABLE)
+            let zone: Vec<Cell> = (0..level.cell_count())
+                .filter(|&c| region[c] && analysis.live[c] && reach[c] == UNREACHABLE)
                 .collect();
-            at_step.push(zone);
-        }
-        // Each zone counts from the step after the last change before it (FESS); the
-        // steps after the last change keep its zone.
-        let mut zones: Vec<Vec<Cell>> = Vec::new();
-        let mut zone_of = vec![None; n + 1];
-        let (mut from, mut last) = (0, None);
-        for k in 0..at_step.len() {
-            if k > 0 && at_step[k] == at_step[k - 1] {
+            if previous.as_ref() == Some(&zone) {
                 continue;
             }
-            let cells: Vec<Cell> = (0..level.cell_count()).filter(|&c| at_step[k][c]).collect();
-            last = (!cells.is_empty()).then(|| {
-                zones.push(cells);
+            last = (!zone.is_empty()).then(|| {
+                zones.push(zone.clone());
                 zones.len() - 1
             });
             zone_of[from..=k].iter_mut().for_each(|z| *z = last);
             from = k + 1;
+            previous = Some(zone);
         }
-        zone_of[from..at_step.len()].iter_mut().for_each(|z| *z = last);
+        let end = n.saturating_sub(1).max(from);
+        zone_of[from..end].iter_mut().for_each(|z| *z = last);
         let away = (zones.iter())
             .map(|zone| push_distances_from(level, zone.iter().copied()))
             .collect();
