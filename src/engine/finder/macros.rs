@@ -4,10 +4,15 @@
 //!
 //! Positions are filed by three features, the goals of the packing order filled (or
 //! the steps of a plan with bases borne out), the regions the boxes split the floor
-//! into, and the boxes out of plan ([`super::out_of_plan`]); turns alternate between
-//! the most advanced cell of that feature space and the least advanced, and each turn
-//! expands the position of its cell reached by the fewest moves that no advisor
-//! proposed. Three advisors propose one child each per expansion, which then costs
+//! into, and the boxes out of plan ([`super::out_of_plan`]). As in FESS, a position is
+//! filed under the most advanced cell on its way from the start (its best ancestor's,
+//! so that a move which undoes some progress on the way to more stays where the dive
+//! is); turns alternate between the most advanced cell and a round of all cells (a
+//! new cell first); and each turn expands the position of its cell reached by the
+//! fewest moves that no advisor proposed, of those the one with the most advanced
+//! features of its own. (With `fess-turns` off, a position is filed under its own
+//! cell, the other turns go to the least advanced cell, and ties go to the oldest.)
+//! Three advisors propose one child each per expansion, which then costs
 //! nothing: the move that fills the most goals of the packing order, the move that
 //! joins the most regions, and the move that takes a box farthest from the zone where
 //! boxes are out of plan. So a search follows its
@@ -21,13 +26,15 @@
 //! is read back.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::ops::Bound;
 
 use super::base_plan::BasePlan;
 use super::corral::Corrals;
 use super::features::Features;
 use super::knots::Knots;
 use super::out_of_plan::OutOfPlan;
+use super::Techniques;
 use crate::analysis::distance::UNREACHABLE;
 use crate::analysis::{Analysis, frozen_off_goal, packing_order};
 use crate::engine::StopReason;
@@ -200,8 +207,12 @@ impl FeatureVector {
     }
 }
 
-/// Waiting nodes by feature cell, each by weight (lightest first) and id.
-type Cells = BTreeMap<FeatureCell, BinaryHeap<Reverse<(u32, u32)>>>;
+/// Waiting nodes by the feature cell they are filed under, each by weight (lightest
+/// first), then by their own features (most advanced first), then by id.
+type Cells = BTreeMap<FeatureCell, BinaryHeap<Reverse<(u32, Reverse<FeatureCell>, u32)>>>;
+
+/// The cell of no features, which every node has as its own when ties go by id.
+const NO_CELL: FeatureCell = (0, Reverse(0), Reverse(0));
 
 /// The macro search and its buffers.
 pub struct MacroSearch<'a> {
@@ -222,10 +233,17 @@ pub struct MacroSearch<'a> {
     /// Per node its moves not proposed by an advisor, and its pushes.
     weight: Vec<u32>,
     g: Vec<u32>,
-    /// Waiting nodes by feature cell (goals filled, minus the regions), each by
-    /// weight; and whether the last turn was the most advanced cell's.
+    /// Waiting nodes by feature cell, each by weight; and whether the last turn was
+    /// the most advanced cell's.
     cells: Cells,
     to_the_front: bool,
+    /// FESS's selection (`fess-turns`): filing under the best ancestor's cell, ties
+    /// by the node's own features, and the other turns in a round of the cells: the
+    /// round's last cell, a cell never seen before (it goes next), and the cells seen.
+    fess_turns: bool,
+    round: Option<FeatureCell>,
+    fresh: Option<FeatureCell>,
+    seen: BTreeSet<FeatureCell>,
     children: Vec<(Move, u32)>,
     max_positions: usize,
     max_pushes: Option<usize>,
@@ -236,14 +254,14 @@ pub struct MacroSearch<'a> {
 impl<'a> MacroSearch<'a> {
     /// A macro search of `level`, storing at most `max_positions`, looking for plans of
     /// at most `max_pushes` (if set), its positions filed by the steps of `plan` borne
-    /// out, or without one by the goals of the packing order filled, and with
-    /// `out_of_plan`, by the boxes out of plan too. `None` when `stop` says stop before
-    /// the packing order is ready.
+    /// out, or without one by the goals of the packing order filled, and with the
+    /// technique `out-of-plan`, by the boxes out of plan too (and with `fess-turns`,
+    /// FESS's selection). `None` when `stop` says stop before the packing order is ready.
     pub fn new(
         level: &'a Level,
         analysis: &'a Analysis,
         (max_positions, max_pushes): (usize, Option<usize>),
-        (plan, out_of_plan): (Option<BasePlan>, bool),
+        (plan, techniques): (Option<BasePlan>, &Techniques),
         stop: &Stop,
     ) -> Option<MacroSearch<'a>> {
         // With a plan, its steps take the packing order's place.
@@ -256,7 +274,7 @@ impl<'a> MacroSearch<'a> {
         if stop.should_stop() {
             return None;
         }
-        let out_of_plan = if out_of_plan {
+        let out_of_plan = if techniques.out_of_plan {
             let steps = match &plan {
                 Some(plan) => plan.steps(),
                 None => order.iter().map(|&g| (g, None)).collect(),
@@ -280,6 +298,10 @@ impl<'a> MacroSearch<'a> {
             g: Vec::new(),
             cells: BTreeMap::new(),
             to_the_front: false,
+            fess_turns: techniques.fess_turns,
+            round: None,
+            fresh: None,
+            seen: BTreeSet::new(),
             children: Vec::new(),
             max_positions,
             max_pushes,
@@ -330,12 +352,26 @@ impl<'a> MacroSearch<'a> {
         FeatureVector { packed, regions, out_of_plan }
     }
 
-    /// Files node `id` with its weight under its feature cell; a node stopped in its
-    /// expansion is filed again the same way.
-    fn file(&mut self, id: u32, weight: u32, features: FeatureVector) {
+    /// The cell a child with `features` is filed under, its parent filed under
+    /// `parent`: with `fess-turns` the more advanced of the two, else its own.
+    fn cell_of_child(&self, parent: FeatureCell, features: FeatureVector) -> FeatureCell {
+        if self.fess_turns {
+            features.cell().max(parent)
+        } else {
+            features.cell()
+        }
+    }
+
+    /// Files node `id`, whose own features are `features`, with its weight under
+    /// `cell`; a node stopped in its expansion is filed again the same way.
+    fn file(&mut self, id: u32, weight: u32, cell: FeatureCell, features: FeatureVector) {
         debug_assert!((id as usize) < self.weight.len());
-        let heap = self.cells.entry(features.cell()).or_default();
-        heap.push(Reverse((weight, id)));
+        let own = if self.fess_turns { features.cell() } else { NO_CELL };
+        if self.fess_turns && self.seen.insert(cell) {
+            self.fresh = Some(cell);
+        }
+        let heap = self.cells.entry(cell).or_default();
+        heap.push(Reverse((weight, Reverse(own), id)));
     }
 
     /// Stores the start position; `Some` answer if the search is over at once.
@@ -348,27 +384,38 @@ impl<'a> MacroSearch<'a> {
         self.graph.leave();
         self.weight.push(0);
         self.g.push(0);
-        self.file(start, 0, features);
+        self.file(start, 0, features.cell(), features);
         None
     }
 
-    /// The next node to expand: the lightest of the cell whose turn it is. Turns
-    /// alternate between the most advanced cell (the dive goes on from the front) and
-    /// the least advanced (the search widens near the start, where another first move
-    /// of a box may avoid the dead end the dive ran into).
-    fn next(&mut self) -> Option<u32> {
+    /// The next node to expand and the cell it was filed under: the lightest of the
+    /// cell whose turn it is. Turns alternate between the most advanced cell (the dive
+    /// goes on from the front) and, with `fess-turns`, the next cell of a round (a
+    /// cell never seen before first, as FESS points its round at a new cell), else the
+    /// least advanced (the search widens near the start, where another first move of a
+    /// box may avoid the dead end the dive ran into).
+    fn next(&mut self) -> Option<(u32, FeatureCell)> {
         self.to_the_front = !self.to_the_front;
+        let first = *self.cells.keys().next()?;
         let key = if self.to_the_front {
             *self.cells.keys().next_back()?
+        } else if self.fess_turns {
+            let fresh = self.fresh.take().filter(|c| self.cells.contains_key(c));
+            let after = |c| self.cells.range((Bound::Excluded(c), Bound::Unbounded)).next();
+            let key = fresh
+                .or_else(|| self.round.and_then(after).map(|(k, _)| *k))
+                .unwrap_or(first);
+            self.round = Some(key);
+            key
         } else {
-            *self.cells.keys().next()?
+            first
         };
         let heap = self.cells.get_mut(&key).expect("a key of the map");
-        let Reverse((_, id)) = heap.pop().expect("no empty cell is kept");
+        let Reverse((_, _, id)) = heap.pop().expect("no empty cell is kept");
         if heap.is_empty() {
             self.cells.remove(&key);
         }
-        Some(id)
+        Some((id, key))
     }
 
     /// Expands up to `budget` push expansions' worth of positions (see
@@ -379,30 +426,30 @@ impl<'a> MacroSearch<'a> {
             if stop.should_stop() {
                 return None;
             }
-            let Some(id) = self.next() else {
+            let Some((id, cell)) = self.next() else {
                 // Pruned positions (corrals) prove nothing: the search gives up.
                 return Some(SearchAnswer::Stopped(StopReason::GaveUp));
             };
-            if let Some(answer) = self.expand(id, stop) {
+            if let Some(answer) = self.expand(id, cell, stop) {
                 return Some(answer);
             }
         }
         None
     }
 
-    /// Expands node `id`: stores every macro move's child that is not dead, the
-    /// advisors' at the node's weight, the others one heavier. When `stop` says stop
-    /// on the way (an expansion on a board of a thousand boxes takes seconds), the
-    /// node waits in its cell again, to be expanded whole later.
-    fn expand(&mut self, id: u32, stop: &Stop) -> Option<SearchAnswer> {
+    /// Expands node `id`, filed under `cell`: stores every macro move's child that is
+    /// not dead, the advisors' at the node's weight, the others one heavier. When
+    /// `stop` says stop on the way (an expansion on a board of a thousand boxes takes
+    /// seconds), the node waits in its cell again, to be expanded whole later.
+    fn expand(&mut self, id: u32, cell: FeatureCell, stop: &Stop) -> Option<SearchAnswer> {
         self.expanded += 1;
         self.graph.enter(id);
-        let answer = self.expand_entered(id, stop);
+        let answer = self.expand_entered(id, cell, stop);
         self.graph.leave();
         answer
     }
 
-    fn expand_entered(&mut self, id: u32, stop: &Stop) -> Option<SearchAnswer> {
+    fn expand_entered(&mut self, id: u32, cell: FeatureCell, stop: &Stop) -> Option<SearchAnswer> {
         let (level, analysis) = (self.level, self.analysis);
         let boxes = self.graph.boxes().to_vec();
         let features = self.features();
@@ -442,7 +489,7 @@ impl<'a> MacroSearch<'a> {
         if stopped {
             // Filed again, to be expanded whole later.
             self.children = children;
-            self.file(id, self.weight[id as usize], features);
+            self.file(id, self.weight[id as usize], cell, features);
             return None;
         }
         let advised = self.advisors(features, &children);
@@ -472,7 +519,8 @@ impl<'a> MacroSearch<'a> {
                 answer = Some(SearchAnswer::Plan(self.pushes_to(child)));
                 break;
             }
-            self.file(child, w, m.features);
+            let filed = self.cell_of_child(cell, m.features);
+            self.file(child, w, filed, m.features);
         }
         self.children = children;
         answer
@@ -580,7 +628,7 @@ mod tests {
     use crate::level::parse_xsb;
 
     /// Runs a macro search to its answer.
-    fn answer(level: &Level, analysis: &Analysis, how: (Option<BasePlan>, bool)) -> SearchAnswer {
+    fn answer(level: &Level, analysis: &Analysis, how: (Option<BasePlan>, &Techniques)) -> SearchAnswer {
         let never = Stop::never();
         let limits = (200_000, None);
         let mut search =
@@ -626,14 +674,15 @@ mod tests {
         let level = crate::engine::finder::big_open_room();
         let analysis = Analysis::new(&level);
         let never = Stop::never();
-        let mut search = MacroSearch::new(&level, &analysis, (1_000_000, None), (None, true), &never)
+        let how = (None, &Techniques::DEFAULT);
+        let mut search = MacroSearch::new(&level, &analysis, (1_000_000, None), how, &never)
             .expect("never stopped");
         assert!(search.start().is_none());
-        let id = search.next().expect("the start waits");
+        let (id, cell) = search.next().expect("the start waits");
         let past = Stop::new(Some(std::time::Instant::now()));
-        assert!(search.expand(id, &past).is_none());
+        assert!(search.expand(id, cell, &past).is_none());
         assert_eq!(search.positions(), 1, "no child stored");
-        assert_eq!(search.next(), Some(id), "the start waits again");
+        assert_eq!(search.next(), Some((id, cell)), "the start waits again");
         // One box's moves are cut short too.
         let mut reach = Region::new(&level);
         reach.fill(&level, level.initial_boxes(), level.player());
@@ -646,14 +695,61 @@ mod tests {
         assert!(cut.len() < all.len() / 4, "{} of {}", cut.len(), all.len());
     }
 
+    #[test]
+    fn fess_turns_file_under_the_best_ancestor_and_take_turns_with_a_round() {
+        let level = parse_xsb("t", "#######\n#@$ . #\n# $ . #\n#######\n")
+            .unwrap()
+            .remove(0);
+        let analysis = Analysis::new(&level);
+        let never = Stop::never();
+        let how = (None, &Techniques::DEFAULT);
+        let mut search =
+            MacroSearch::new(&level, &analysis, (1_000, None), how, &never).expect("never stopped");
+        let f = |packed, regions| FeatureVector { packed, regions, out_of_plan: 0 };
+        // A move that undoes progress stays in its parent's cell; one that makes more
+        // goes to its own.
+        let parent = f(1, 1).cell();
+        assert_eq!(search.cell_of_child(parent, f(0, 3)), parent);
+        assert_eq!(search.cell_of_child(parent, f(2, 1)), f(2, 1).cell());
+        search.weight = vec![0; 4];
+        search.file(0, 0, f(0, 2).cell(), f(0, 2));
+        search.file(1, 0, f(1, 1).cell(), f(0, 2));
+        search.file(2, 0, f(1, 1).cell(), f(1, 1));
+        search.file(3, 0, f(2, 1).cell(), f(2, 1));
+        // The front first; then the round, at the cell seen last (the front's, now
+        // empty, so the round starts at the least advanced); the front again, where
+        // of two nodes of the same weight the one with its own features further on goes
+        // first; then the round's next cell.
+        let order: Vec<u32> = std::iter::from_fn(|| search.next().map(|(id, _)| id)).collect();
+        assert_eq!(order, [3, 0, 2, 1]);
+        // Without FESS's selection, a node goes under its own cell, ties by id, and
+        // the other turns at the least advanced cell.
+        let off = Techniques { fess_turns: false, ..Techniques::DEFAULT };
+        let mut search =
+            MacroSearch::new(&level, &analysis, (1_000, None), (None, &off), &never).unwrap();
+        assert_eq!(search.cell_of_child(parent, f(0, 3)), f(0, 3).cell());
+        search.weight = vec![0; 3];
+        search.file(0, 0, f(1, 1).cell(), f(0, 2));
+        search.file(1, 0, f(1, 1).cell(), f(1, 1));
+        search.file(2, 0, f(0, 2).cell(), f(0, 2));
+        let order: Vec<u32> = std::iter::from_fn(|| search.next().map(|(id, _)| id)).collect();
+        assert_eq!(order, [0, 2, 1]);
+    }
+
     /// On generated boards the macro search's plans replay and are never shorter than
     /// the optimum, it finds none where brute force proves there is none, and it finds
     /// one on most solvable boards (its pruning can make it give up); filed by a plan
-    /// with bases, where the backward search finds one, the same holds; each with and
-    /// without the out-of-plan feature.
+    /// with bases, where the backward search finds one, the same holds; each with
+    /// neither the out-of-plan feature nor FESS's selection, with the feature, and
+    /// with both.
     #[test]
     fn macro_plans_replay_and_agree_with_brute_force() {
-        let (mut found, mut solvable, mut refuted) = ([0; 4], [0; 4], 0);
+        let guides = [(false, false), (true, false), (true, true)].map(|(o, f)| Techniques {
+            out_of_plan: o,
+            fess_turns: f,
+            ..Techniques::DEFAULT
+        });
+        let (mut found, mut solvable, mut refuted) = ([0; 6], [0; 6], 0);
         for index in 0..120 {
             let spec = BoardSpec::class(7, (2, 4), index, 41);
             let level = parse_xsb("t", &random_board(&spec)).unwrap().remove(0);
@@ -664,11 +760,11 @@ mod tests {
             let oracle = shortest_pushes(&level, usize::MAX, 200_000);
             let plan = BasePlan::search(&level, &analysis, 20_000, &Stop::never());
             let mut answers = Vec::new();
-            for on in [false, true] {
-                answers.push((usize::from(on), answer(&level, &analysis, (None, on))));
+            for (i, techniques) in guides.iter().enumerate() {
+                answers.push((i, answer(&level, &analysis, (None, techniques))));
                 if let Some(plan) = &plan {
-                    let how = (Some(plan.clone()), on);
-                    answers.push((2 + usize::from(on), answer(&level, &analysis, how)));
+                    let how = (Some(plan.clone()), techniques);
+                    answers.push((3 + i, answer(&level, &analysis, how)));
                 }
             }
             for (kind, answer) in answers {
@@ -694,8 +790,8 @@ mod tests {
         eprintln!("macro search: {found:?} plans on {solvable:?} solvable boards, {refuted} refuted");
         assert!(solvable[0] >= 50 && refuted >= 10, "{solvable:?} / {refuted}");
         // The backward search finds a plan on most solvable boards.
-        assert!(solvable[2] * 10 >= solvable[0] * 8, "{solvable:?}");
-        for kind in 0..4 {
+        assert!(solvable[3] * 10 >= solvable[0] * 8, "{solvable:?}");
+        for kind in 0..6 {
             assert!(found[kind] * 10 >= solvable[kind] * 9, "{found:?} of {solvable:?}");
         }
     }

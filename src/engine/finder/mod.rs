@@ -183,6 +183,12 @@ techniques! {
     /// would shut them off, and let an advisor move them away ([`out_of_plan`];
     /// `out-of-plan`).
     out_of_plan = "out-of-plan",
+    /// Select the macro searches' next position as FESS does: filed under the most
+    /// advanced feature cell on its way, ties of weight going to the most advanced
+    /// features of its own, and every other turn in a round of the cells, a new cell
+    /// first (else filed under its own cell, the other turns at the least advanced
+    /// cell; `fess-turns`).
+    fess_turns = "fess-turns",
 }
 
 impl Techniques {
@@ -378,7 +384,7 @@ impl<'a> PlanFinder<'a> {
         let push_search = |t| Search::new(level, analysis, t, limits, stop).map(Box::new);
         let pushes = (variants.into_iter()).map(|t| push_search(t).map(Member::Pushes));
         let macro_search = |plan| {
-            let how = (plan, techniques.out_of_plan);
+            let how = (plan, techniques);
             MacroSearch::new(level, analysis, limits, how, stop).map(Box::new)
         };
         let macros = macros.then(|| macro_search(None).map(Member::Macros));
