@@ -434,7 +434,7 @@ pub struct EngineArgs {
     /// Finder techniques to switch off, comma-separated (docs/engines.md, "finder").
     #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = techniques(), help_heading = TUNING)]
     pub finder_off: Vec<String>,
-    /// Finder techniques to switch on, comma-separated: two are off by default
+    /// Finder techniques to switch on, comma-separated: three are off by default
     /// (docs/engines.md, "finder"); --finder-off wins.
     #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = techniques(), help_heading = TUNING)]
     pub finder_on: Vec<String>,
