@@ -19,7 +19,8 @@
 //! advisors for free (a dive), and the cost of everything else is counted in moves of
 //! a box, not pushes, as FESS counts it (Shoham and Schaeffer, 2020). The same
 //! deadlock tests as the push searches prune (dead squares, freeze blocks, dead pairs
-//! and triples, boxes frozen off goals, corrals that never open, learned knots).
+//! and triples, boxes frozen off goals, corrals that never open, boxes frozen on goals
+//! that wall the others off, learned knots).
 //!
 //! A macro move is stored as its box's first and last cell and its pushes; the pushes
 //! themselves are found again, by the same search on the same position, when the plan
@@ -32,6 +33,7 @@ use std::ops::Bound;
 use super::base_plan::BasePlan;
 use super::corral::Corrals;
 use super::features::Features;
+use super::frozen_goals::FrozenGoals;
 use super::knots::Knots;
 use super::out_of_plan::OutOfPlan;
 use super::Techniques;
@@ -228,6 +230,8 @@ pub struct MacroSearch<'a> {
     ways: Ways,
     corrals: Corrals,
     knots: Knots,
+    /// The test by boxes frozen on goals (`frozen-goals`).
+    frozen_goals: Option<FrozenGoals>,
     /// The player's region after a move.
     reach: Region,
     /// Per node its moves not proposed by an advisor, and its pushes.
@@ -293,6 +297,9 @@ impl<'a> MacroSearch<'a> {
             ways: Ways::new(level),
             corrals: Corrals::new(level, stop.clone()),
             knots: Knots::new(level, stop.clone()),
+            frozen_goals: (techniques.frozen_goals)
+                .then(|| FrozenGoals::new(level, &analysis.region))
+                .flatten(),
             reach: Region::new(level),
             weight: Vec::new(),
             g: Vec::new(),
@@ -452,6 +459,9 @@ impl<'a> MacroSearch<'a> {
     fn expand_entered(&mut self, id: u32, cell: FeatureCell, stop: &Stop) -> Option<SearchAnswer> {
         let (level, analysis) = (self.level, self.analysis);
         let boxes = self.graph.boxes().to_vec();
+        if let Some(frozen) = &mut self.frozen_goals {
+            frozen.expand(level, &analysis.live, self.graph.mask(), &boxes);
+        }
         let features = self.features();
         let mut children = std::mem::take(&mut self.children);
         children.clear();
@@ -559,7 +569,8 @@ impl<'a> MacroSearch<'a> {
 
     /// Whether the child of the entered node after move `m` (made in the graph's
     /// mask) is dead: the static deadlocks, a box frozen off its goal, a corral that
-    /// never opens, or a learned knot.
+    /// never opens, boxes frozen on goals that wall another box off from every goal
+    /// left (or a goal left from every box), or a learned knot.
     fn dead(&mut self, m: Move) -> bool {
         let (level, analysis) = (self.level, self.analysis);
         let mask = self.graph.mask();
@@ -574,6 +585,11 @@ impl<'a> MacroSearch<'a> {
         }
         self.graph.move_box(m.from, m.to);
         let child = (self.graph.mask(), self.graph.child_boxes());
+        if let Some(frozen) = &mut self.frozen_goals
+            && frozen.dead(level, &analysis.live, child, m.to)
+        {
+            return true;
+        }
         self.knots.dead(level, analysis, child, m.player, m.to)
     }
 

@@ -169,8 +169,8 @@ techniques! {
     /// in 1.2× the time).
     partial_order = "partial-order",
     /// Prune a position where the boxes frozen on goals wall another box off from
-    /// every goal left, or a goal left from every box ([`frozen_goals`];
-    /// `frozen-goals`).
+    /// every goal left, or a goal left from every box, in the push and the macro
+    /// searches ([`frozen_goals`]; `frozen-goals`).
     frozen_goals = "frozen-goals",
     /// Run a third search in the portfolio whose moves take one box anywhere it can
     /// go, FESS-style ([`macros`]; `macros`).
