@@ -568,9 +568,9 @@ impl<'a> MacroSearch<'a> {
     }
 
     /// Whether the child of the entered node after move `m` (made in the graph's
-    /// mask) is dead: the static deadlocks, a box frozen off its goal, a corral that
-    /// never opens, boxes frozen on goals that wall another box off from every goal
-    /// left (or a goal left from every box), or a learned knot.
+    /// mask) is dead: the static deadlocks, a box frozen off its goal, boxes frozen on
+    /// goals that wall another box off from every goal left (or a goal left from every
+    /// box), a corral that never opens, or a learned knot.
     fn dead(&mut self, m: Move) -> bool {
         let (level, analysis) = (self.level, self.analysis);
         let mask = self.graph.mask();
@@ -579,18 +579,20 @@ impl<'a> MacroSearch<'a> {
         {
             return true;
         }
+        // The test by frozen goals reads bits; the corral test fills a region and may
+        // search, so it comes after.
+        self.graph.move_box(m.from, m.to);
+        let (mask, child_boxes) = (self.graph.mask(), self.graph.child_boxes());
+        if let Some(frozen) = &mut self.frozen_goals
+            && frozen.dead(level, &analysis.live, (mask, child_boxes), m.to)
+        {
+            return true;
+        }
         self.reach.fill(level, mask, m.player);
         if self.corrals.dead(level, analysis, mask, &self.reach, m.to) {
             return true;
         }
-        self.graph.move_box(m.from, m.to);
-        let child = (self.graph.mask(), self.graph.child_boxes());
-        if let Some(frozen) = &mut self.frozen_goals
-            && frozen.dead(level, &analysis.live, child, m.to)
-        {
-            return true;
-        }
-        self.knots.dead(level, analysis, child, m.player, m.to)
+        self.knots.dead(level, analysis, (mask, child_boxes), m.player, m.to)
     }
 
     /// The pushes from the start to node `id`, each macro move's found again on the
