@@ -7,6 +7,16 @@
 //! stands on a goal with no empty goal left inside, the corral is not a deadlock. If the
 //! search runs out of positions first, no plan can open the corral from here, and the
 //! position is dead. The search is capped; a capped search proves nothing.
+//!
+//! The **strict** check asks more of the fence: the player must come to a board with no
+//! corral at all (every free cell of the floor in its region, only the fence's boxes on
+//! the board), or every fence box must stand on a goal. Stepping into the corral is not
+//! enough: in a corridor whose boxes can move only along it, the player can step into
+//! the corral by pushing a box ahead into it and still never open the rest. Any plan,
+//! cut down to the fence's boxes, ends with them on goals, so a search that reaches
+//! neither proves the corral dead. It looks at every corral of a position, not only the
+//! one beside the last push, so the macro searches run it once per position they
+//! expand rather than per child.
 
 use super::few_boxes::FewBoxes;
 use crate::analysis::Analysis;
@@ -18,6 +28,10 @@ use crate::stop::Stop;
 /// Positions one check may visit before it gives up (and calls the corral open).
 const LIMIT: usize = 2_000;
 
+/// The same for the strict check, which runs on every position a macro search expands
+/// and, wanting a board without corrals, runs to its cap more often.
+const STRICT_LIMIT: usize = 200;
+
 /// The corral check with its buffers.
 pub struct Corrals {
     region: Region,
@@ -27,6 +41,8 @@ pub struct Corrals {
     /// Results by the corral's boxes (sorted) marked by the player's region name.
     dead: PositionSet,
     open: PositionSet,
+    strict_dead: PositionSet,
+    strict_open: PositionSet,
     /// The positions a check's search visited.
     seen: PositionSet,
     /// Checks run, and positions they found dead.
@@ -46,6 +62,8 @@ impl Corrals {
             stamp: 0,
             dead: PositionSet::new(level.cell_count()),
             open: PositionSet::new(level.cell_count()),
+            strict_dead: PositionSet::new(level.cell_count()),
+            strict_open: PositionSet::new(level.cell_count()),
             seen: PositionSet::new(level.cell_count()),
             checks: 0,
             deadlocks: 0,
@@ -68,15 +86,8 @@ impl Corrals {
         floor: &[Cell],
     ) -> Option<Vec<(Cell, Direction)>> {
         let mut best: Option<Vec<(Cell, Direction)>> = None;
-        self.stamp += 1;
-        let first = self.stamp;
-        for &start in floor {
-            if boxes[start] || reach.contains(start) || self.corral[start] >= first {
-                continue;
-            }
-            let (fence, cells) = self.fill_corral(level, boxes, start);
+        for (fence, cells, stamp) in self.every_corral(level, boxes, reach, floor) {
             let inside = |c: Cell, corral: &[u32], stamp: u32| corral[c] == stamp;
-            let stamp = self.stamp;
             // The fence the player touches: boxes next to both the corral and the region.
             let barrier = fence.iter().copied().filter(|&b| {
                 Direction::ALL
@@ -141,11 +152,50 @@ impl Corrals {
                 continue; // this corral was checked from another side
             }
             let (fence, cells) = self.fill_corral(level, boxes, start);
-            if self.fence_is_dead(level, analysis, boxes, reach, &fence, &cells) {
+            if self.fence_is_dead(level, analysis, boxes, reach, (&fence, &cells), false) {
                 return true;
             }
         }
         false
+    }
+
+    /// Whether any corral of the position `boxes` (a mask), with the player's region
+    /// `reach`, is dead by the strict test: pushes of its fence alone never leave the
+    /// player a board without corrals, nor bring every fence box onto a goal.
+    pub fn any_dead_strict(
+        &mut self,
+        level: &Level,
+        analysis: &Analysis,
+        boxes: &[bool],
+        reach: &Region,
+        floor: &[Cell],
+    ) -> bool {
+        let corrals = self.every_corral(level, boxes, reach, floor);
+        corrals.into_iter().any(|(fence, cells, _)| {
+            self.fence_is_dead(level, analysis, boxes, reach, (&fence, &cells), true)
+        })
+    }
+
+    /// Every corral of the position `boxes` (a mask) with the player's region `reach`,
+    /// found from the cells of `floor`: its fence (sorted), its cells, and the stamp
+    /// its cells bear in `self.corral`.
+    fn every_corral(
+        &mut self,
+        level: &Level,
+        boxes: &[bool],
+        reach: &Region,
+        floor: &[Cell],
+    ) -> Vec<(Vec<Cell>, Vec<Cell>, u32)> {
+        let first = self.stamp + 1;
+        let mut corrals = Vec::new();
+        for &start in floor {
+            if boxes[start] || reach.contains(start) || self.corral[start] >= first {
+                continue;
+            }
+            let (fence, cells) = self.fill_corral(level, boxes, start);
+            corrals.push((fence, cells, self.stamp));
+        }
+        corrals
     }
 
     /// Marks the corral around `start` with a new stamp and returns its fence (the
@@ -175,8 +225,8 @@ impl Corrals {
         analysis: &Analysis,
         boxes: &[bool],
         reach: &Region,
-        fence: &[Cell],
-        cells: &[Cell],
+        (fence, cells): (&[Cell], &[Cell]),
+        strict: bool,
     ) -> bool {
         // The player's start: any cell of its region next to the fence.
         let Some(player) = fence.iter().find_map(|&b| {
@@ -188,10 +238,15 @@ impl Corrals {
             return false;
         };
         let name = self.region.fill(level, boxes, player);
-        if self.dead.contains(fence, name) {
+        let (dead_set, open_set) = if strict {
+            (&self.strict_dead, &self.strict_open)
+        } else {
+            (&self.dead, &self.open)
+        };
+        if dead_set.contains(fence, name) {
             return true;
         }
-        if self.open.contains(fence, name) {
+        if open_set.contains(fence, name) {
             return false;
         }
         self.checks += 1;
@@ -200,15 +255,20 @@ impl Corrals {
             analysis,
             fence,
             player,
-            cells,
+            (cells, strict),
             (&mut self.region, &mut self.seen),
             &self.stop,
         );
+        let (dead_set, open_set) = if strict {
+            (&mut self.strict_dead, &mut self.strict_open)
+        } else {
+            (&mut self.dead, &mut self.open)
+        };
         if dead {
             self.deadlocks += 1;
-            self.dead.insert(fence, name);
+            dead_set.insert(fence, name);
         } else {
-            self.open.insert(fence, name);
+            open_set.insert(fence, name);
         }
         dead
     }
@@ -223,7 +283,7 @@ fn search_opens(
     analysis: &Analysis,
     fence: &[Cell],
     player: Cell,
-    cells: &[Cell],
+    (cells, strict): (&[Cell], bool),
     (region, seen): (&mut Region, &mut PositionSet),
     stop: &Stop,
 ) -> bool {
@@ -232,10 +292,16 @@ fn search_opens(
         .collect();
     let mut mask = vec![false; level.cell_count()];
     let mut search = FewBoxes {
-        limit: LIMIT,
+        limit: if strict { STRICT_LIMIT } else { LIMIT },
         stop,
         drop: |_: &mut Vec<Cell>, _: &mut [bool]| {},
         reached: |boxes: &[Cell], mask: &[bool], region: &Region| {
+            if strict {
+                let home = boxes.iter().all(|&b| level.is_goal(b));
+                let open = (0..level.cell_count())
+                    .all(|c| !analysis.region[c] || mask[c] || region.contains(c));
+                return home || open;
+            }
             let opened = cells.iter().any(|&c| region.contains(c));
             let home =
                 boxes.iter().all(|&b| level.is_goal(b)) && goals_inside.iter().all(|&g| mask[g]);
@@ -243,4 +309,38 @@ fn search_opens(
         },
     };
     search.reach((level, analysis), (fence, player), (region, &mut mask, seen))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::parse_xsb;
+
+    /// A corridor corral the player can step into (the box below pushed up into it)
+    /// but never open: the boxes in the corridor move only along it, and the player
+    /// never gets beside them.
+    #[test]
+    fn the_strict_check_sees_a_corral_the_player_enters_but_never_opens() {
+        let text = "########\n### ####\n# $  $ #\n### ####\n### ####\n#  $   #\n#@ ... #\n########\n";
+        let level = parse_xsb("t", text).unwrap().remove(0);
+        let analysis = Analysis::new(&level);
+        let boxes = level.initial_boxes();
+        let mut reach = Region::new(&level);
+        reach.fill(&level, boxes, level.player());
+        let floor: Vec<Cell> = (0..level.cell_count()).filter(|&c| analysis.region[c]).collect();
+        // The box below the corridor, the last in cell order.
+        let below = level.box_cells().max().unwrap();
+        let mut corrals = Corrals::new(&level, Stop::never());
+        assert!(!corrals.dead(&level, &analysis, boxes, &reach, below), "the player steps in");
+        assert!(corrals.any_dead_strict(&level, &analysis, boxes, &reach, &floor));
+        // A door the player pushes open: no corral is left once the box is through.
+        let level = parse_xsb("t", "#######\n#  #  #\n#@ $ .#\n#  #  #\n#######\n").unwrap().remove(0);
+        let analysis = Analysis::new(&level);
+        let boxes = level.initial_boxes();
+        let mut reach = Region::new(&level);
+        reach.fill(&level, boxes, level.player());
+        let floor: Vec<Cell> = (0..level.cell_count()).filter(|&c| analysis.region[c]).collect();
+        let mut corrals = Corrals::new(&level, Stop::never());
+        assert!(!corrals.any_dead_strict(&level, &analysis, boxes, &reach, &floor));
+    }
 }

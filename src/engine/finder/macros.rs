@@ -20,7 +20,8 @@
 //! a box, not pushes, as FESS counts it (Shoham and Schaeffer, 2020). The same
 //! deadlock tests as the push searches prune (dead squares, freeze blocks, dead pairs
 //! and triples, boxes frozen off goals, corrals that never open, boxes frozen on goals
-//! that wall the others off, learned knots).
+//! that wall the others off, learned knots), and a position about to be expanded is
+//! dropped when one of its corrals fails the strict test ([`super::corral`]).
 //!
 //! A macro move is stored as its box's first and last cell and its pushes; the pushes
 //! themselves are found again, by the same search on the same position, when the plan
@@ -253,6 +254,11 @@ pub struct MacroSearch<'a> {
     max_pushes: Option<usize>,
     /// Positions expanded.
     pub expanded: u64,
+    /// The floor of the player's region, where corrals are looked for, and whether
+    /// each expanded position's corrals are tested by the strict criterion
+    /// (`strict-corrals`).
+    floor: Vec<Cell>,
+    strict_corrals: bool,
 }
 
 impl<'a> MacroSearch<'a> {
@@ -274,7 +280,7 @@ impl<'a> MacroSearch<'a> {
         } else {
             packing_order(level, &analysis.region, stop)
         };
-        let floor = (0..level.cell_count()).filter(|&c| analysis.region[c]).collect();
+        let floor: Vec<Cell> = (0..level.cell_count()).filter(|&c| analysis.region[c]).collect();
         if stop.should_stop() {
             return None;
         }
@@ -290,7 +296,7 @@ impl<'a> MacroSearch<'a> {
         Some(MacroSearch {
             level,
             analysis,
-            features: Features::new(order, floor, true, level.cell_count()),
+            features: Features::new(order, floor.clone(), true, level.cell_count()),
             plan,
             out_of_plan,
             graph: PushGraph::new(level, analysis),
@@ -313,6 +319,8 @@ impl<'a> MacroSearch<'a> {
             max_positions,
             max_pushes,
             expanded: 0,
+            floor,
+            strict_corrals: techniques.strict_corrals,
         })
     }
 
@@ -458,6 +466,13 @@ impl<'a> MacroSearch<'a> {
 
     fn expand_entered(&mut self, id: u32, cell: FeatureCell, stop: &Stop) -> Option<SearchAnswer> {
         let (level, analysis) = (self.level, self.analysis);
+        if self.strict_corrals && id != 0 {
+            let (mask, reach) = (self.graph.mask(), self.graph.region());
+            if self.corrals.any_dead_strict(level, analysis, mask, reach, &self.floor) {
+                // Dead: it stays stored (a duplicate is still recognised) but has no children.
+                return None;
+            }
+        }
         let boxes = self.graph.boxes().to_vec();
         if let Some(frozen) = &mut self.frozen_goals {
             frozen.expand(level, &analysis.live, self.graph.mask(), &boxes);

@@ -194,6 +194,11 @@ techniques! {
     /// levels at 60 s with it against 74 without, losing two and gaining one, and
     /// with the macro searches' test by frozen goals 68 against 70 at 20 s).
     fess_turns_bases = "fess-turns-bases",
+    /// Before the macro searches expand a position, test every corral of it by the
+    /// strict criterion: pushes of its fence alone must leave the player a board
+    /// without corrals, or bring every fence box onto a goal ([`corral`];
+    /// `strict-corrals`).
+    strict_corrals = "strict-corrals",
 }
 
 impl Techniques {
