@@ -38,11 +38,10 @@ pub struct Corrals {
     /// The cells of the corral being checked (a stamp per cell).
     corral: Vec<u32>,
     stamp: u32,
-    /// Results by the corral's boxes (sorted) marked by the player's region name.
-    dead: PositionSet,
-    open: PositionSet,
-    strict_dead: PositionSet,
-    strict_open: PositionSet,
+    /// Results by the corral's boxes (sorted) marked by the player's region name, of
+    /// the plain check (index 0) and the strict one (index 1).
+    dead: [PositionSet; 2],
+    open: [PositionSet; 2],
     /// The positions a check's search visited.
     seen: PositionSet,
     /// Checks run, and positions they found dead.
@@ -60,10 +59,8 @@ impl Corrals {
             region: Region::new(level),
             corral: vec![0; level.cell_count()],
             stamp: 0,
-            dead: PositionSet::new(level.cell_count()),
-            open: PositionSet::new(level.cell_count()),
-            strict_dead: PositionSet::new(level.cell_count()),
-            strict_open: PositionSet::new(level.cell_count()),
+            dead: [(); 2].map(|_| PositionSet::new(level.cell_count())),
+            open: [(); 2].map(|_| PositionSet::new(level.cell_count())),
             seen: PositionSet::new(level.cell_count()),
             checks: 0,
             deadlocks: 0,
@@ -152,7 +149,7 @@ impl Corrals {
                 continue; // this corral was checked from another side
             }
             let (fence, cells) = self.fill_corral(level, boxes, start);
-            if self.fence_is_dead(level, analysis, boxes, reach, (&fence, &cells), false) {
+            if self.fence_is_dead(level, analysis, boxes, reach, (&fence, &cells), None) {
                 return true;
             }
         }
@@ -172,7 +169,7 @@ impl Corrals {
     ) -> bool {
         let corrals = self.every_corral(level, boxes, reach, floor);
         corrals.into_iter().any(|(fence, cells, _)| {
-            self.fence_is_dead(level, analysis, boxes, reach, (&fence, &cells), true)
+            self.fence_is_dead(level, analysis, boxes, reach, (&fence, &cells), Some(floor))
         })
     }
 
@@ -226,7 +223,7 @@ impl Corrals {
         boxes: &[bool],
         reach: &Region,
         (fence, cells): (&[Cell], &[Cell]),
-        strict: bool,
+        strict: Option<&[Cell]>,
     ) -> bool {
         // The player's start: any cell of its region next to the fence.
         let Some(player) = fence.iter().find_map(|&b| {
@@ -238,15 +235,11 @@ impl Corrals {
             return false;
         };
         let name = self.region.fill(level, boxes, player);
-        let (dead_set, open_set) = if strict {
-            (&self.strict_dead, &self.strict_open)
-        } else {
-            (&self.dead, &self.open)
-        };
-        if dead_set.contains(fence, name) {
+        let kind = usize::from(strict.is_some());
+        if self.dead[kind].contains(fence, name) {
             return true;
         }
-        if open_set.contains(fence, name) {
+        if self.open[kind].contains(fence, name) {
             return false;
         }
         self.checks += 1;
@@ -259,23 +252,19 @@ impl Corrals {
             (&mut self.region, &mut self.seen),
             &self.stop,
         );
-        let (dead_set, open_set) = if strict {
-            (&mut self.strict_dead, &mut self.strict_open)
-        } else {
-            (&mut self.dead, &mut self.open)
-        };
         if dead {
             self.deadlocks += 1;
-            dead_set.insert(fence, name);
+            self.dead[kind].insert(fence, name);
         } else {
-            open_set.insert(fence, name);
+            self.open[kind].insert(fence, name);
         }
         dead
     }
 }
 
 /// Whether pushes of the fence boxes alone (starting on `fence`, the player on
-/// `player`) can open the corral of `cells`: the player steps into it, or every fence
+/// `player`) can open the corral of `cells` (with `strict`, the floor: leave no corral
+/// on it, or bring every fence box home): the player steps into it, or every fence
 /// box stands on a goal and no goal of the corral is empty. A search
 /// that hits its cap, or is stopped, answers yes.
 fn search_opens(
@@ -283,7 +272,7 @@ fn search_opens(
     analysis: &Analysis,
     fence: &[Cell],
     player: Cell,
-    (cells, strict): (&[Cell], bool),
+    (cells, strict): (&[Cell], Option<&[Cell]>),
     (region, seen): (&mut Region, &mut PositionSet),
     stop: &Stop,
 ) -> bool {
@@ -292,15 +281,13 @@ fn search_opens(
         .collect();
     let mut mask = vec![false; level.cell_count()];
     let mut search = FewBoxes {
-        limit: if strict { STRICT_LIMIT } else { LIMIT },
+        limit: if strict.is_some() { STRICT_LIMIT } else { LIMIT },
         stop,
         drop: |_: &mut Vec<Cell>, _: &mut [bool]| {},
         reached: |boxes: &[Cell], mask: &[bool], region: &Region| {
-            if strict {
+            if let Some(floor) = strict {
                 let home = boxes.iter().all(|&b| level.is_goal(b));
-                let open = (0..level.cell_count())
-                    .all(|c| !analysis.region[c] || mask[c] || region.contains(c));
-                return home || open;
+                return home || floor.iter().all(|&c| mask[c] || region.contains(c));
             }
             let opened = cells.iter().any(|&c| region.contains(c));
             let home =
@@ -316,30 +303,33 @@ mod tests {
     use super::*;
     use crate::level::parse_xsb;
 
+    /// The position at the start of `text`: its level, analysis, the player's region
+    /// and the floor.
+    fn start(text: &str) -> (Level, Analysis, Region, Vec<Cell>) {
+        let level = parse_xsb("t", text).unwrap().remove(0);
+        let analysis = Analysis::new(&level);
+        let mut reach = Region::new(&level);
+        reach.fill(&level, level.initial_boxes(), level.player());
+        let floor = (0..level.cell_count()).filter(|&c| analysis.region[c]).collect();
+        (level, analysis, reach, floor)
+    }
+
     /// A corridor corral the player can step into (the box below pushed up into it)
     /// but never open: the boxes in the corridor move only along it, and the player
     /// never gets beside them.
     #[test]
     fn the_strict_check_sees_a_corral_the_player_enters_but_never_opens() {
         let text = "########\n### ####\n# $  $ #\n### ####\n### ####\n#  $   #\n#@ ... #\n########\n";
-        let level = parse_xsb("t", text).unwrap().remove(0);
-        let analysis = Analysis::new(&level);
+        let (level, analysis, reach, floor) = start(text);
         let boxes = level.initial_boxes();
-        let mut reach = Region::new(&level);
-        reach.fill(&level, boxes, level.player());
-        let floor: Vec<Cell> = (0..level.cell_count()).filter(|&c| analysis.region[c]).collect();
         // The box below the corridor, the last in cell order.
         let below = level.box_cells().max().unwrap();
         let mut corrals = Corrals::new(&level, Stop::never());
         assert!(!corrals.dead(&level, &analysis, boxes, &reach, below), "the player steps in");
         assert!(corrals.any_dead_strict(&level, &analysis, boxes, &reach, &floor));
         // A door the player pushes open: no corral is left once the box is through.
-        let level = parse_xsb("t", "#######\n#  #  #\n#@ $ .#\n#  #  #\n#######\n").unwrap().remove(0);
-        let analysis = Analysis::new(&level);
+        let (level, analysis, reach, floor) = start("#######\n#  #  #\n#@ $ .#\n#  #  #\n#######\n");
         let boxes = level.initial_boxes();
-        let mut reach = Region::new(&level);
-        reach.fill(&level, boxes, level.player());
-        let floor: Vec<Cell> = (0..level.cell_count()).filter(|&c| analysis.region[c]).collect();
         let mut corrals = Corrals::new(&level, Stop::never());
         assert!(!corrals.any_dead_strict(&level, &analysis, boxes, &reach, &floor));
     }
