@@ -12,11 +12,12 @@
 //! ([`knots`]) and boxes frozen on goals that wall the rest off ([`frozen_goals`]) are
 //! not made.
 //!
-//! Up to four searches share the core in slices (a portfolio): one pushes everywhere,
+//! Up to five searches share the core in slices (a portfolio): one pushes everywhere,
 //! one only into a PI-corral where there is one, the macro search moves a box its
-//! whole way at a time, FESS-style ([`macros`]), and a second macro search follows a
+//! whole way at a time, FESS-style ([`macros`]), a second macro search follows a
 //! plan of box moves from a backward search to the boxes' start cells
-//! ([`base_plan`]), when that search finds one. They solve different levels. The
+//! ([`base_plan`]), when that search finds one, and a third moves only a PI-corral's
+//! boxes where there is one. They solve different levels. The
 //! first plan of a push search is the answer; a plan of a macro search is held
 //! while the push searches have a grace, and the shorter one is the answer (or,
 //! for a caller that takes a better plan later, answered at once).
@@ -199,6 +200,11 @@ techniques! {
     /// without corrals, or bring every fence box onto a goal ([`corral`];
     /// `strict-corrals`).
     strict_corrals = "strict-corrals",
+    /// Run a fifth search in the portfolio: the macro search filed by the packing
+    /// order that, where a PI-corral is, moves only the boxes of its fence the player
+    /// can push into it, as the push searches' second member does push by push
+    /// (`pi-macros`).
+    pi_macros = "pi-macros",
 }
 
 impl Techniques {
@@ -401,19 +407,27 @@ impl<'a> PlanFinder<'a> {
                 BasePlan::search(level, analysis, BASE_PLAN_POSITIONS, &until)
             })
             .flatten();
-        let members = variants.len() + usize::from(macros) + usize::from(plan.is_some());
+        let pi = macros && techniques.pi_macros;
+        let members = variants.len()
+            + usize::from(macros)
+            + usize::from(plan.is_some())
+            + usize::from(pi);
         let share = memory / per_position / members;
         let limits = (share, task.max_steps);
         let push_search = |t| Search::new(level, analysis, t, limits, stop).map(Box::new);
         let pushes = (variants.into_iter()).map(|t| push_search(t).map(Member::Pushes));
-        let macro_search = |plan: Option<BasePlan>| {
-            let techniques = techniques.for_macros(plan.is_some());
+        let macro_search = |plan: Option<BasePlan>, pi: bool| {
+            let techniques = Techniques {
+                pi_macros: pi,
+                ..techniques.for_macros(plan.is_some())
+            };
             let how = (plan, &techniques);
             MacroSearch::new(level, analysis, limits, how, stop).map(Box::new)
         };
-        let macros = macros.then(|| macro_search(None).map(Member::Macros));
-        let by_plan = plan.map(|plan| macro_search(Some(plan)).map(Member::Macros));
-        let searches = pushes.chain(macros).chain(by_plan).collect();
+        let macros = macros.then(|| macro_search(None, false).map(Member::Macros));
+        let by_plan = plan.map(|plan| macro_search(Some(plan), false).map(Member::Macros));
+        let with_pi = pi.then(|| macro_search(None, true).map(Member::Macros));
+        let searches = pushes.chain(macros).chain(by_plan).chain(with_pi).collect();
         // A slice is shorter when an expansion is costly (its children and their
         // heuristic grow with the boxes), so that the searches still take turns: with a
         // thousand boxes a whole slice took minutes. Up to 64 boxes, as in every real
@@ -768,10 +782,16 @@ mod tests {
             bases: false,
             ..Techniques::DEFAULT
         };
-        // The plain and PI-corral searches, the macro search and the one filed by the
-        // plan with bases (the backward search finds one here).
-        assert_eq!(members(Techniques::DEFAULT, text), 4);
-        assert_eq!(members(no_bases, text), 3);
+        let no_pi = Techniques {
+            pi_macros: false,
+            ..Techniques::DEFAULT
+        };
+        // The plain and PI-corral searches, the macro search, the one filed by the
+        // plan with bases (the backward search finds one here) and the macro search
+        // with the PI-corral rule.
+        assert_eq!(members(Techniques::DEFAULT, text), 5);
+        assert_eq!(members(no_pi, text), 4);
+        assert_eq!(members(no_bases, text), 4);
         assert_eq!(members(off, text), 2);
         // On ice a box can slide past where a macro move would stop it.
         let ice = "########\n#@  ~~~#\n# $ $  #\n#  ## .#\n#    . #\n########\n";
