@@ -21,7 +21,9 @@
 //! deadlock tests as the push searches prune (dead squares, freeze blocks, dead pairs
 //! and triples, boxes frozen off goals, corrals that never open, boxes frozen on goals
 //! that wall the others off, learned knots), and a position about to be expanded is
-//! dropped when one of its corrals fails the strict test ([`super::corral`]).
+//! dropped when one of its corrals fails the strict test ([`super::corral`]). The
+//! portfolio's fifth search (`pi-macros`) moves, where a position has a PI-corral,
+//! only the fence boxes the player can push into it.
 //!
 //! A macro move is stored as its box's first and last cell and its pushes; the pushes
 //! themselves are found again, by the same search on the same position, when the plan
