@@ -271,7 +271,8 @@ impl<'a> MacroSearch<'a> {
     /// at most `max_pushes` (if set), its positions filed by the steps of `plan` borne
     /// out, or without one by the goals of the packing order filled, and with the
     /// technique `out-of-plan`, by the boxes out of plan too (and with `fess-turns`,
-    /// FESS's selection). `None` when `stop` says stop before the packing order is ready.
+    /// FESS's selection; with `pi-macros`, the PI-corral rule in this search). `None`
+    /// when `stop` says stop before the packing order is ready.
     pub fn new(
         level: &'a Level,
         analysis: &'a Analysis,
@@ -487,10 +488,9 @@ impl<'a> MacroSearch<'a> {
         // Every push the player can make from a PI-corral's fence goes into it, so
         // every macro move of those boxes starts with one (JSoko's and YASS's pruning,
         // which Festival's forward search applies to whole boxes, as here).
-        let only: Option<Vec<Cell>> = if self.pi_corrals {
+        let only = if self.pi_corrals {
             let (mask, region) = (self.graph.mask(), self.graph.region());
-            let pushes = (self.corrals).pi_pushes(level, analysis, mask, region, &self.floor);
-            pushes.map(|p| p.into_iter().map(|(b, _)| b).collect())
+            (self.corrals).pi_pushes(level, analysis, mask, region, &self.floor)
         } else {
             None
         };
@@ -498,7 +498,7 @@ impl<'a> MacroSearch<'a> {
         children.clear();
         let mut stopped = false;
         'boxes: for &b in &boxes {
-            if only.as_ref().is_some_and(|o| !o.contains(&(b as Cell))) {
+            if only.as_ref().is_some_and(|o| o.iter().all(|&(c, _)| c != b as Cell)) {
                 continue;
             }
             if stop.should_stop() {
