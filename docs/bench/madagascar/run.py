@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Runs Madagascar on levels of a collection through satsoko's PDDL export, checks
+each plan with satsoko's rules engine, and writes one CSV row per level.
+
+    run.py MADAGASCAR LEVELS TIMEOUT OUT.csv [LEVEL-LIST]
+
+MADAGASCAR is the planner's binary (MpC, Mp or M), LEVELS an XSB collection, TIMEOUT
+the wall-clock seconds per level, LEVEL-LIST like 1-10,12 (default: every level).
+The satsoko binary is $SATSOKO (default: satsoko on the PATH). Madagascar's plan
+(moves and pushes of the IPC Sokoban domain) is turned into LURD and checked by
+`satsoko verify`; a plan it refuses is reported as such, never counted.
+"""
+import csv
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+DIRECTIONS = {'dir-left': 'l', 'dir-up': 'u', 'dir-right': 'r', 'dir-down': 'd'}
+
+
+def level_ids(satsoko, levels, wanted):
+    if wanted:
+        ids = []
+        for part in wanted.split(','):
+            first, _, last = part.partition('-')
+            ids += range(int(first), int(last or first) + 1)
+        return ids
+    # The collection's size: one JSON line per level from a solve that stops at once.
+    run = subprocess.run([satsoko, 'solve', levels, '--engine', 'astar', '--timeout', '0.001',
+                          '--json'], capture_output=True, text=True)
+    return range(1, sum(line.startswith('{') for line in run.stdout.splitlines()) + 1)
+
+
+def lurd(plan_file):
+    """The LURD string of a Madagascar plan: moves lower case, pushes upper case."""
+    out = ''
+    for line in open(plan_file):
+        action = re.search(r'(move|push-to-goal|push-to-nongoal)\(([^)]*)\)', line)
+        if action:
+            d = DIRECTIONS[action.group(2).split(',')[-1].strip()]
+            out += d if action.group(1) == 'move' else d.upper()
+    return out
+
+
+def main():
+    planner, levels, timeout, out = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+    satsoko = os.environ.get('SATSOKO', 'satsoko')
+    work = tempfile.mkdtemp(prefix='madagascar-')
+    domain = os.path.join(work, 'domain.pddl')
+    rows = []
+    for n in level_ids(satsoko, levels, sys.argv[5] if len(sys.argv) > 5 else None):
+        problem, plan = os.path.join(work, f'p{n}.pddl'), os.path.join(work, f'plan{n}.txt')
+        subprocess.run([satsoko, 'encode', levels, '--level', str(n), '--pddl', '-o', problem,
+                        '--pddl-domain', domain], check=True, capture_output=True)
+        start = time.time()
+        try:
+            run = subprocess.run([planner, domain, problem, '-o', plan], capture_output=True,
+                                 text=True, timeout=timeout)
+            log, finished = run.stdout, True
+        except subprocess.TimeoutExpired as stopped:
+            log = stopped.stdout.decode(errors='replace') if stopped.stdout else ''
+            finished = False
+        row = {'level': n, 'status': 'timeout', 'seconds': round(time.time() - start, 3),
+               'steps': '', 'moves': '', 'pushes': '', 'verified': '',
+               'last_horizon': (re.findall(r'Horizon (\d+):', log) or [''])[-1]}
+        if os.path.exists(plan) and os.path.getsize(plan) > 0:
+            solution = lurd(plan)
+            steps = re.search(r'PLAN FOUND: (\d+) steps', log)
+            check = subprocess.run([satsoko, 'verify', levels, '--level', str(n), '--solution',
+                                    solution], capture_output=True)
+            row.update(status='solved', steps=steps.group(1) if steps else '',
+                       moves=len(solution), pushes=sum(c.isupper() for c in solution),
+                       verified='yes' if check.returncode == 0 else 'no')
+        elif finished:
+            row['status'] = 'error'
+        rows.append(row)
+        print(n, row['status'], row['seconds'], row['pushes'], row['verified'], flush=True)
+    with open(out, 'w', newline='') as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+if __name__ == '__main__':
+    main()
