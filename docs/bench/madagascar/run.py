@@ -37,18 +37,28 @@ def level_ids(satsoko, levels, wanted):
 def lurd(plan_file):
     """The LURD string of a Madagascar plan: moves lower case, pushes upper case."""
     out = ''
-    for line in open(plan_file):
-        action = re.search(r'(move|push-to-goal|push-to-nongoal)\(([^)]*)\)', line)
-        if action:
-            d = DIRECTIONS[action.group(2).split(',')[-1].strip()]
-            out += d if action.group(1) == 'move' else d.upper()
+    with open(plan_file) as plan:
+        for line in plan:
+            action = re.search(r'(move|push-to-goal|push-to-nongoal)\(([^)]*)\)', line)
+            if action:
+                d = DIRECTIONS[action.group(2).split(',')[-1].strip()]
+                out += d if action.group(1) == 'move' else d.upper()
     return out
 
 
 def main():
     planner, levels, timeout, out = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
     satsoko = os.environ.get('SATSOKO', 'satsoko')
-    work = tempfile.mkdtemp(prefix='madagascar-')
+    with tempfile.TemporaryDirectory(prefix='madagascar-') as work:
+        rows = run_levels(planner, levels, timeout, satsoko, work)
+    with open(out, 'w', newline='') as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def run_levels(planner, levels, timeout, satsoko, work):
+    """One row per level: Madagascar's answer, its time and whether the rules accept it."""
     domain = os.path.join(work, 'domain.pddl')
     rows = []
     for n in level_ids(satsoko, levels, sys.argv[5] if len(sys.argv) > 5 else None):
@@ -78,10 +88,7 @@ def main():
             row['status'] = 'error'
         rows.append(row)
         print(n, row['status'], row['seconds'], row['pushes'], row['verified'], flush=True)
-    with open(out, 'w', newline='') as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    return rows
 
 
 if __name__ == '__main__':
