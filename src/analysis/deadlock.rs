@@ -3,6 +3,8 @@
 //! as clauses ([`Deadlocks::patterns`]); the searches check each push against the
 //! patterns through the cell it moves a box to ([`Deadlocks::dead_after`]).
 
+use std::collections::HashSet;
+
 use super::PairTable;
 use crate::level::Cell;
 
@@ -73,6 +75,44 @@ impl Deadlocks {
             .chain(self.dead_triples.iter().map(|t| t.as_slice()))
     }
 
+    /// The patterns as sorted cell sets, without those that contain another, smallest
+    /// first. A clause per pattern is then never subsumed by another: a freeze block of
+    /// two cells that is also a dead pair comes once, a freeze block or triple holding a
+    /// dead pair not at all.
+    pub fn minimal_patterns(&self) -> Vec<Vec<Cell>> {
+        let mut sorted: Vec<Vec<Cell>> = self
+            .patterns()
+            .map(|p| {
+                let mut cells = p.to_vec();
+                cells.sort_unstable();
+                cells.dedup();
+                cells
+            })
+            .collect();
+        // Smaller first, so a pattern meets every pattern it could contain before it.
+        sorted.sort_by_key(Vec::len);
+        let mut kept: HashSet<Vec<Cell>> = HashSet::new();
+        let mut minimal = Vec::new();
+        for cells in sorted {
+            let m = cells.len();
+            // Every subset, itself included, by bit mask: patterns have at most four
+            // cells (a longer one is kept as it is).
+            let holds_a_kept_one = m <= 6
+                && (1u32..(1 << m)).any(|mask| {
+                    let subset: Vec<Cell> = (0..m)
+                        .filter(|i| mask & (1 << i) != 0)
+                        .map(|i| cells[i])
+                        .collect();
+                    kept.contains(&subset)
+                });
+            if !holds_a_kept_one {
+                kept.insert(cells.clone());
+                minimal.push(cells);
+            }
+        }
+        minimal
+    }
+
     /// Whether a box just pushed to `to` completes a pattern, so that no plan solves
     /// the position: `box_after` says which cells hold a box after the push, and
     /// `others` are the cells of the other boxes. Only patterns through `to` are
@@ -98,6 +138,7 @@ impl Deadlocks {
 
 #[cfg(test)]
 mod tests {
+    use super::Deadlocks;
     use crate::analysis::Analysis;
     use crate::level::{Cell, Direction, parse_xsb};
 
@@ -126,5 +167,24 @@ mod tests {
         let patterns: Vec<&[Cell]> = deadlocks.patterns().collect();
         assert!(patterns.len() >= deadlocks.freeze_blocks().len());
         assert!(patterns.iter().any(|p| p.len() == 2 && p.contains(&up)));
+    }
+
+    #[test]
+    fn minimal_patterns_drop_repeats_and_supersets() {
+        let deadlocks = Deadlocks {
+            freeze_blocks: vec![vec![5, 4], vec![4, 5, 9, 10], vec![20, 21, 26, 27]],
+            dead_pairs: vec![[4, 5], [30, 31]],
+            dead_triples: vec![[30, 31, 40], [40, 41, 42]],
+            ..Deadlocks::default()
+        };
+        assert_eq!(
+            deadlocks.minimal_patterns(),
+            vec![
+                vec![4, 5],
+                vec![30, 31],
+                vec![40, 41, 42],
+                vec![20, 21, 26, 27],
+            ]
+        );
     }
 }

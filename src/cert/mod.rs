@@ -84,7 +84,7 @@ pub fn certify(
     }
     if kind == EncodingKind::Pushes {
         // The formula, its DIMACS text and the solver are all in memory at once.
-        let step = layered_step_size(level, &crate::game::player_region(level));
+        let step = layered_step_size(level, analysis);
         let size = step.saturating_mul(k as u64 - 1);
         if size > FORMULA_BUDGET {
             return Err(format!(

@@ -9,6 +9,7 @@ pub mod moves;
 pub mod pddl;
 pub mod potential;
 pub mod pushes;
+pub mod walk_graph;
 
 use std::fmt;
 use std::str::FromStr;
@@ -216,10 +217,11 @@ pub const FORMULA_BUDGET: u64 = 12_000_000;
 pub const QUESTION_BUDGET: u64 = FORMULA_BUDGET / 4;
 
 /// The variables and clauses together that one step of the layered `pushes` encoding
-/// adds to `level`, about: each reachability variable comes with two clauses, and they
-/// are most of a step on any board with room to walk.
-pub fn layered_step_size(level: &Level, region: &[bool]) -> u64 {
-    3 * pushes::layer_variables(level, region) as u64
+/// adds to `level`, about, once every live cell may hold a box: each reachability
+/// variable comes with up to two clauses, and they are most of a step on any board with
+/// room to walk.
+pub fn layered_step_size(level: &Level, analysis: &Analysis) -> u64 {
+    3 * pushes::layer_variables(level, analysis) as u64
 }
 
 /// An encoding being unrolled step by step into a clause sink.

@@ -17,6 +17,7 @@ use std::collections::HashMap;
 
 use super::commute::{StepTerms, add_commutation};
 use super::potential::{POTENTIAL_SLACK, Potential, initial_potential};
+use super::walk_graph::WalkGraph;
 use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells};
 use crate::analysis::{Analysis, UNREACHABLE, push_distances_from};
 use crate::game::{Region, plan_from_pushes};
@@ -63,15 +64,18 @@ pub struct PushesEncoding {
     pushes_to_goal: Vec<u32>,
     pushes_from_start: Vec<u32>,
     /// Sets of cells that must never all hold boxes: freeze blocks, dead pairs and dead
-    /// triples, in that order.
+    /// triples, none containing another, smallest first.
     deadlocks: Vec<Vec<Cell>>,
     /// Pairs whose two boxes need more pushes than their own distances add up to, with
     /// the extra pushes.
     costly_pairs: Vec<(Cell, Cell, u32)>,
     /// Pairs that are dead when the player's region holds the given cell.
     dead_sides: Vec<(Cell, Cell, Cell)>,
-    /// Breadth-first layers per step (layered reachability).
-    layers: usize,
+    /// The boxes in the region.
+    box_count: usize,
+    /// The most moves of a shortest walk in any step, from the longest induced path of
+    /// the walking graph when it is found within [`INDUCED_PATH_BUDGET`].
+    longest_walk: usize,
     /// `boxes[t][c]`: a box is at c at step t.
     boxes: Vec<Vec<Term>>,
     /// `player[t][c]`: the player stands at c when step t begins.
@@ -88,12 +92,18 @@ pub struct PushesEncoding {
     goals: HashMap<usize, Lit>,
 }
 
-/// The reachability variables one step of the layered encoding adds to `level`, whose
-/// player's region is `region`: a layer over the region for every free cell of it.
-pub fn layer_variables(level: &Level, region: &[bool]) -> usize {
-    let cells = region.iter().filter(|&&r| r).count();
-    let boxes = level.box_cells().filter(|&b| region[b]).count();
-    cells.saturating_mul(cells.saturating_sub(boxes).saturating_sub(1))
+/// How many extensions of a path the search for the longest induced path may make
+/// (a few milliseconds): enough for most Microban levels, not for open rooms, where
+/// the layers fall back to one per free node.
+const INDUCED_PATH_BUDGET: u64 = 200_000;
+
+/// The reachability variables one step of the layered encoding adds to `level` once
+/// every live cell may hold a box: a layer over the walking graph's nodes for every free
+/// node of it ([`WalkGraph`]).
+pub fn layer_variables(level: &Level, analysis: &Analysis) -> usize {
+    let graph = WalkGraph::new(level, &analysis.region, |c| analysis.live[c]);
+    let boxes = level.box_cells().filter(|&b| analysis.region[b]).count();
+    graph.len().saturating_mul(graph.layers(boxes))
 }
 
 impl PushesEncoding {
@@ -101,14 +111,17 @@ impl PushesEncoding {
     pub fn new(level: &Level, analysis: &Analysis, reach: Reach) -> PushesEncoding {
         let n = level.cell_count();
         let start_boxes: Vec<Cell> = level.box_cells().filter(|&b| analysis.region[b]).collect();
-        // A shortest walk visits distinct free cells, and the boxes in the region always
-        // occupy as many cells as there are of them, so this many layers reach every cell
-        // the player can reach.
         let r0 = initial_potential(level, analysis);
-        let region_cells = analysis.region.iter().filter(|&&r| r).count();
-        let layers = region_cells
-            .saturating_sub(start_boxes.len())
-            .saturating_sub(1);
+        let box_count = start_boxes.len();
+        // Only the layers need the bound (the search takes milliseconds on open rooms).
+        let longest_walk = match reach {
+            Reach::Layered => WalkGraph::new(level, &analysis.region, |c| {
+                analysis.live[c] || level.has_initial_box(c)
+            })
+            .longest_induced_path(INDUCED_PATH_BUDGET)
+            .map_or(usize::MAX, |nodes| nodes.saturating_sub(1)),
+            Reach::Lazy => usize::MAX,
+        };
         PushesEncoding {
             level: level.clone(),
             reach,
@@ -116,11 +129,7 @@ impl PushesEncoding {
             live: analysis.live.clone(),
             pushes_to_goal: analysis.pushes_to_goal.clone(),
             pushes_from_start: push_distances_from(level, start_boxes),
-            deadlocks: analysis
-                .deadlocks
-                .patterns()
-                .map(<[Cell]>::to_vec)
-                .collect(),
+            deadlocks: analysis.deadlocks.minimal_patterns(),
             costly_pairs: analysis
                 .pair_table
                 .pairs()
@@ -134,7 +143,8 @@ impl PushesEncoding {
                 .filter(|&(_, _, extra)| extra > 0)
                 .collect(),
             dead_sides: analysis.pair_table.dead_sides().to_vec(),
-            layers,
+            box_count,
+            longest_walk,
             boxes: vec![
                 (0..n)
                     .map(|c| Term::Const(level.has_initial_box(c)))
@@ -225,29 +235,40 @@ impl PushesEncoding {
         sink.clause(&clause);
     }
 
-    /// Layered reachability for step t: reach(c, 0) is the player's cell; reach(c, i+1)
-    /// needs reach of c or a neighbour at layer i, and c free of boxes.
+    /// Layered reachability for step t over the step's [`WalkGraph`]: layer 0 is the
+    /// player's node; a node is in layer i+1 if it or a neighbour is in layer i and it
+    /// is free. Returns the last layer per node, with the graph.
     fn add_layers(
         &self,
         t: usize,
         sink: &mut dyn ClauseSink,
         stop: &Stop,
-    ) -> Result<Vec<Term>, Stopped> {
-        let n = self.level.cell_count();
-        let mut layer: Vec<Term> = self.player[t].clone();
-        for _ in 0..self.layers {
-            // A step has a layer per free cell of the region: on a big board the
-            // stop is read between layers.
+    ) -> Result<(WalkGraph, Vec<Term>), Stopped> {
+        let boxes = &self.boxes[t];
+        let graph = WalkGraph::new(&self.level, &self.region, |c| !boxes[c].is_false());
+        let mut layer = vec![Term::FALSE; graph.len()];
+        for (c, &p) in self.player[t].iter().enumerate() {
+            if p.is_false() {
+                continue;
+            }
+            // The player stands on the cell a box left, a node of its own (or at step
+            // 0 on a constant), so a node gets at most one player term that can be true.
+            let node = graph.node(c).expect("the player stands in the region");
+            debug_assert!(layer[node].is_false() || p == Term::TRUE || layer[node] == Term::TRUE);
+            if layer[node] != Term::TRUE {
+                layer[node] = p;
+            }
+        }
+        for _ in 0..graph.layers(self.box_count).min(self.longest_walk) {
+            // A step has a layer per free node: on a big board the stop is read
+            // between layers.
             if stop.should_stop() {
                 return Err(Stopped);
             }
-            let mut next = vec![Term::FALSE; n];
-            for c in 0..n {
-                if !self.region[c] {
-                    continue;
-                }
-                let mut support = vec![layer[c]];
-                support.extend(Direction::ALL.map(|d| layer[self.level.neighbor(c, d)]));
+            let mut next = vec![Term::FALSE; graph.len()];
+            for (v, slot) in next.iter_mut().enumerate() {
+                let mut support = vec![layer[v]];
+                support.extend(graph.adjacent(v).iter().map(|&u| layer[u]));
                 if support.iter().all(|s| s.is_false()) {
                     continue;
                 }
@@ -255,12 +276,14 @@ impl PushesEncoding {
                 let mut clause = vec![!r];
                 clause.extend(support);
                 sink.clause(&clause);
-                implies(sink, r, !self.boxes[t][c]);
-                next[c] = r;
+                if let Some(c) = graph.box_cell(v) {
+                    implies(sink, r, !boxes[c]);
+                }
+                *slot = r;
             }
             layer = next;
         }
-        Ok(layer)
+        Ok((graph, layer))
     }
 }
 
@@ -413,21 +436,22 @@ impl Encoding for PushesEncoding {
                 }
             }
             Reach::Layered => {
-                let last = self.add_layers(t, sink, stop)?;
-                // The last layer is closed: a free neighbour of a reached cell is reached.
+                let (graph, last_node) = self.add_layers(t, sink, stop)?;
+                // The last layer is closed: a free neighbour of a reached node is reached.
                 // With enough layers it is then exactly the player's region, so facts
-                // about the region (below) cannot be dodged by leaving a cell unreached.
-                for c in 0..n {
-                    if last[c].is_false() {
+                // about the region (below) cannot be dodged by leaving a node unreached.
+                for (v, &reached) in last_node.iter().enumerate() {
+                    if reached.is_false() {
                         continue;
                     }
-                    for d in Direction::ALL {
-                        let m = level.neighbor(c, d);
-                        if self.region[m] {
-                            sink.clause(&[!last[c], self.boxes[t][m], last[m]]);
-                        }
+                    for &u in graph.adjacent(v) {
+                        let occupied = graph.box_cell(u).map_or(Term::FALSE, |m| self.boxes[t][m]);
+                        sink.clause(&[!reached, occupied, last_node[u]]);
                     }
                 }
+                let last: Vec<Term> = (0..n)
+                    .map(|c| graph.node(c).map_or(Term::FALSE, |v| last_node[v]))
+                    .collect();
                 // Pairs of boxes that are stuck with the player on the wrong side.
                 for &(a, b, m) in &self.dead_sides {
                     sink.clause(&[!self.boxes[t][a], !self.boxes[t][b], !last[m]]);
@@ -580,7 +604,17 @@ impl Encoding for PushesEncoding {
         let mut names = Vec::new();
         name_cells(&mut names, level, "box_at", &self.boxes);
         name_cells(&mut names, level, "player_at", &self.player);
-        name_cells(&mut names, level, "reach", &self.reach_last);
+        // A node of always-free cells is named once, after its first cell.
+        let mut named = std::collections::HashSet::new();
+        for (t, row) in self.reach_last.iter().enumerate() {
+            for (c, term) in row.iter().enumerate() {
+                if let Some(l) = term.lit()
+                    && named.insert(l.var())
+                {
+                    names.push((l.var(), format!("reach {} t{t}", level.cell_name(c))));
+                }
+            }
+        }
         for (t, row) in self.pushes.iter().enumerate() {
             for (c, dirs) in row.iter().enumerate() {
                 for d in Direction::ALL {

@@ -446,7 +446,9 @@ pub(crate) mod tests {
                 let b = s.spawn(|| shorten(task, &plan, End::Finish, &stop, &board, "t"));
                 (a.join().unwrap(), b.join().unwrap())
             });
-            assert!(a.windows > 0 && b.windows > 0, "{a:?} {b:?}");
+            // Which end asks how many windows depends on the threads' timing: on a
+            // loaded machine one end can shorten the whole plan before the other starts.
+            assert!(a.windows + b.windows > 0, "{a:?} {b:?}");
             let best = board.best().expect("a shorter plan");
             assert!(best.plan.verify(level).is_ok());
             let kept = plan.lock().pushes.clone();

@@ -51,7 +51,7 @@ impl Engine for Subgoals {
     fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
         // A board where one step of the questions' formula does not fit can never be
         // planned: say so before the analysis of the goals.
-        let step = layered_step_size(task.level, &task.analysis.region);
+        let step = layered_step_size(task.level, task.analysis);
         if step > QUESTION_BUDGET {
             return Err(SolveError::Unsupported(format!(
                 "the pushes formula is too big for this level: one step of a subgoal's \

@@ -45,7 +45,7 @@ pub fn fewest_pushes(
         return Reached::Stopped;
     };
     // A question whose first bound does not fit is not asked.
-    let step_size = layered_step_size(start, &analysis.region);
+    let step_size = layered_step_size(start, &analysis);
     if step_size.saturating_mul(min.max(1) as u64) > budget {
         return Reached::TooBig;
     }

@@ -92,7 +92,7 @@ fn solve(task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveEr
     if kind == EncodingKind::Pushes && !lower_than_asked {
         // Refused before the formula is built (but after the answer that needs none); the
         // layered step's size is known.
-        let step = layered_step_size(level, &analysis.region);
+        let step = layered_step_size(level, analysis);
         if let Some(refusal) = refusal(kind, lower, step, 0) {
             return Err(refusal);
         }
