@@ -383,8 +383,10 @@ mod tests {
         // A box splits the corridor in two; one seed on each side.
         let l = level("#########\n#@  $ ..#\n#  $    #\n#########\n");
         let mut boxes = vec![false; l.cell_count()];
+        // The board's cells only: the padding round it has no (row, column).
         let at = |r: usize, c: usize| {
             (0..l.cell_count())
+                .filter(|&x| x >= l.width() && x % l.width() >= 1)
                 .find(|&x| l.row_col(x) == (r, c))
                 .unwrap()
         };

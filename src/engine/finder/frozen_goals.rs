@@ -154,10 +154,14 @@ impl FrozenGoals {
         }
     }
 
-    /// The goals not under the boxes `frozen`, as bits.
+    /// The goals not under the boxes `frozen`, as bits. A box frozen on a goal outside
+    /// the region (where it never moves) has no bit.
     fn wanted(&self, frozen: &[u16]) -> u128 {
         let all = u128::MAX >> (u128::BITS as usize - self.goals.len());
-        (frozen.iter()).fold(all, |m, &b| m & !(1 << self.index[b as usize]))
+        (frozen.iter())
+            .map(|&b| self.index[b as usize])
+            .filter(|&j| j != usize::MAX)
+            .fold(all, |m, j| m & !(1 << j))
     }
 
     /// The reach of boxes with the boxes of `set` as walls, from the cache or worked
