@@ -194,6 +194,13 @@ impl Outcome {
     pub fn take_board(&mut self, board: &Incumbent) {
         let best = board.best();
         if let (Verdict::Stopped { .. }, Some(found)) = (&self.verdict, &best) {
+            // The plan, its length and its claim are the board's, in the board's metric:
+            // an engine that counts another (unroll's moves encoding on ice, asked for
+            // pushes) has its own bound in its own metric, which says nothing here.
+            if self.metric != board.metric() {
+                self.metric = board.metric();
+                self.lower_bound = None;
+            }
             self.verdict = Verdict::Solved {
                 plan: found.plan.clone(),
                 optimal: board.lower() >= found.length,
@@ -244,3 +251,37 @@ impl std::fmt::Display for SolveError {
 }
 
 impl std::error::Error for SolveError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Incumbent;
+    use crate::game::Plan;
+
+    #[test]
+    fn a_plan_taken_from_the_board_is_counted_in_the_boards_metric() {
+        // Ice: `unroll` asked for pushes runs the moves encoding. Stopped, it answers
+        // with the board's plan (4 pushes, 9 moves), which is push-optimal here (the
+        // bound of 4 pushes) and not move-optimal (8 moves).
+        let level = crate::level::parse_xsb("t", "   ~~.#\n#@$~~~~#\n# $ ~~.#\n########\n")
+            .unwrap()
+            .remove(0);
+        let board = Incumbent::new(Metric::Pushes);
+        assert!(board.offer(&level, Plan::from_lurd("dRUluRddR").unwrap(), "t"));
+        board.raise_lower(4);
+        let about = crate::engine::registry::by_name("unroll").unwrap().about();
+        let stopped = Verdict::Stopped {
+            why: StopReason::Time,
+        };
+        let mut outcome = Outcome::new(about, Metric::Moves, stopped);
+        outcome.lower_bound = Some(8);
+        outcome.take_board(&board);
+        assert_eq!(outcome.metric, Metric::Pushes);
+        assert_eq!(outcome.k, Some(4));
+        assert!(matches!(
+            outcome.verdict,
+            Verdict::Solved { optimal: true, .. }
+        ));
+        assert_eq!(outcome.lower_bound, Some(4));
+    }
+}

@@ -130,7 +130,7 @@ fn solve(task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveEr
         let verdict = Verdict::NoPlan { bound: last };
         return Ok(finish(verdict, &Shared::default()));
     }
-    board.raise_lower(first);
+    raise_lower(board, kind, first);
     let horizon = Horizon {
         task,
         kind,
@@ -398,7 +398,7 @@ impl Horizon<'_> {
                     } else {
                         shared.refuted.insert(k);
                         // Every shorter bound is refuted: a proven lower bound.
-                        self.board.raise_lower(schedule.settled(&shared.refuted));
+                        raise_lower(self.board, self.kind, schedule.settled(&shared.refuted));
                     }
                 }
                 // Interrupted: by the stop (the next claim says so), or because a plan
@@ -413,6 +413,17 @@ impl Horizon<'_> {
                 return;
             }
         }
+    }
+}
+
+/// Raises the board's proven lower bound to `bound` steps of `kind`, when the board
+/// counts plans in the encoding's metric. On ice a push-optimal request is unrolled
+/// with the moves encoding, whose bounds count moves: a bound of 8 moves says nothing
+/// of the pushes, and a board of pushes taking it would call a plan of 4 pushes and 9
+/// moves optimal.
+fn raise_lower(board: &Incumbent, kind: EncodingKind, bound: usize) {
+    if board.metric() == kind.metric() {
+        board.raise_lower(bound);
     }
 }
 
@@ -638,5 +649,39 @@ mod tests {
         assert!(!s.is_answered(&shared));
         shared.refuted.insert(2);
         assert!(s.is_answered(&shared));
+    }
+
+    #[test]
+    fn a_bound_in_moves_never_reaches_a_board_of_pushes() {
+        // Ice: a push-optimal request is unrolled with the moves encoding. Its bounds
+        // (8 moves here) must not become a bound on the pushes (4 here), or a stop
+        // with a plan of 9 moves and 4 pushes on the board would call it optimal.
+        let level = crate::level::parse_xsb(
+            "t",
+            "   ~~.#\n#@$~~~~#\n# $ ~~.#\n########\n",
+        )
+        .unwrap()
+        .remove(0);
+        let request = super::super::Request {
+            metric: Metric::Pushes,
+            prove: true,
+            encoding: None,
+            solver: crate::sat::SolverChoice::default(),
+            max_steps: Some(15),
+            tuning: super::super::Tuning::default(),
+        };
+        let board = Incumbent::new(Metric::Pushes);
+        let engine = super::super::registry::by_name("unroll").unwrap();
+        let outcome = super::super::solve(engine, &level, &request, &Stop::never(), &board)
+            .expect("unroll takes ice through the moves encoding");
+        assert_eq!(outcome.metric, Metric::Moves);
+        match &outcome.verdict {
+            Verdict::Solved { plan, optimal } => {
+                assert!(*optimal);
+                assert_eq!(plan.count(Metric::Moves), 8);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(board.lower() <= 4, "a pushes board got the bound {}", board.lower());
     }
 }
