@@ -29,6 +29,8 @@ pub use packing::{
 };
 pub use pairs::PairTable;
 
+use std::sync::{Arc, OnceLock};
+
 use crate::game::player_region;
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
@@ -72,6 +74,11 @@ pub struct Analysis {
     pub matching_potential: Option<MatchingPotential>,
     /// The heuristic the push searches share.
     pub heuristic: Heuristic,
+    /// The layered `pushes` encoding's bound on a step's walk (the longest induced path
+    /// of its walking graph, `None` when the search gives up), worked out on first use
+    /// and shared by every clone: each SAT question of a level (a subgoal, a window)
+    /// builds its own formula from a clone of the analysis.
+    pub longest_walk: Arc<OnceLock<Option<usize>>>,
 }
 
 impl Analysis {
@@ -251,6 +258,7 @@ impl Analysis {
             deadlocks,
             matching_potential,
             heuristic,
+            longest_walk: Arc::default(),
         }
     }
 }

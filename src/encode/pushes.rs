@@ -113,14 +113,18 @@ impl PushesEncoding {
         let start_boxes: Vec<Cell> = level.box_cells().filter(|&b| analysis.region[b]).collect();
         let r0 = initial_potential(level, analysis);
         let box_count = start_boxes.len();
-        // Only the layers need the bound (the search takes milliseconds on open rooms).
+        // Only the layers need the bound. It is worked out once per level, on the graph
+        // whose nodes are the live cells, so it holds when every box starts on one
+        // (always, unless the level is unsolvable).
         let longest_walk = match reach {
-            Reach::Layered => WalkGraph::new(level, &analysis.region, |c| {
-                analysis.live[c] || level.has_initial_box(c)
-            })
-            .longest_induced_path(INDUCED_PATH_BUDGET)
-            .map_or(usize::MAX, |nodes| nodes.saturating_sub(1)),
-            Reach::Lazy => usize::MAX,
+            Reach::Layered if start_boxes.iter().all(|&b| analysis.live[b]) => {
+                let nodes = analysis.longest_walk.get_or_init(|| {
+                    WalkGraph::new(level, &analysis.region, |c| analysis.live[c])
+                        .longest_induced_path(INDUCED_PATH_BUDGET)
+                });
+                nodes.map_or(usize::MAX, |nodes| nodes.saturating_sub(1))
+            }
+            _ => usize::MAX,
         };
         PushesEncoding {
             level: level.clone(),
