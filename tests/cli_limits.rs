@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use common::cli::Encoding::{self, Moves, Pushes, PushesLazy};
+use common::cli::Encoding::{self, Moves, Pushes, PushesLazy, PushesPath};
 use common::cli::{
     MICROBAN, MOVES_OR_PUSHES, MOVES_VS_PUSHES, SEALED, SEALED_LEVELS, SOLVABLE, SOLVABLE_LEVELS,
     UNSOLVABLE, XSOKOBAN, assert_verifies, check_solved_line, expect_code, interrupted_after,
@@ -39,10 +39,11 @@ fn unsolvable_levels_exit_3() {
         &["no sequence of", "ran out of positions"],
     ];
     // The default (pushes) first, then each encoding by name.
-    let flag_sets: [(&[&str], Encoding); 4] = [
+    let flag_sets: [(&[&str], Encoding); 5] = [
         (&[], Pushes),
         (&["--encoding", "pushes"], Pushes),
         (&["--encoding", "pushes-lazy"], PushesLazy),
+        (&["--encoding", "pushes-path"], PushesPath),
         (&["--encoding", "moves"], Moves),
     ];
     for (flags, encoding) in flag_sets {

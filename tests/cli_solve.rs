@@ -12,7 +12,7 @@ mod common;
 
 use serde_json::Value;
 
-use common::cli::Encoding::{self, Moves, Pushes, PushesLazy};
+use common::cli::Encoding::{self, Moves, Pushes, PushesLazy, PushesPath};
 use common::cli::{
     Example, MICROBAN, MICROBAN_1, MOVES_OR_PUSHES, MOVES_VS_PUSHES, SEALED, SEALED_LEVELS,
     SOLVABLE, SOLVABLE_LEVELS, assert_verifies, check_solved_line, expect_code, json_lines,
@@ -114,6 +114,22 @@ fn pushes_lazy_gives_the_same_push_counts() {
         &["--encoding", "pushes-lazy"],
         &SEALED_LEVELS,
         PushesLazy,
+    );
+}
+
+#[test]
+fn pushes_path_gives_the_same_push_counts() {
+    check_file(
+        SOLVABLE,
+        &["--encoding", "pushes-path"],
+        &SOLVABLE_LEVELS,
+        PushesPath,
+    );
+    check_file(
+        SEALED,
+        &["--encoding", "pushes-path"],
+        &SEALED_LEVELS,
+        PushesPath,
     );
 }
 

@@ -123,7 +123,11 @@ fn round_trip(solver: &str) {
     let file = dir.path().join("levels.xsb");
     std::fs::write(&file, LEVELS).unwrap();
     let file = file.to_str().unwrap();
-    for (encoding, metric) in [("moves", "moves"), ("pushes", "pushes")] {
+    for (encoding, metric) in [
+        ("moves", "moves"),
+        ("pushes", "pushes"),
+        ("pushes-path", "pushes"),
+    ] {
         for level in ["1", "2", "3"] {
             let v = json_line(&satsoko(&[
                 file,

@@ -211,6 +211,30 @@ fn pushes_encoding_matches_push_bfs() {
 }
 
 #[test]
+fn path_pushes_encoding_matches_push_bfs() {
+    // Larger boards with walls, so that boxes often wall the player in and a walk
+    // that jumped would be caught.
+    let opts = GenOptions {
+        max_boxes: 4,
+        wall_percent: 20,
+        ice_percent: 0,
+        extra_size: 2,
+    };
+    check_encoding(EncodingKind::PushesPath, 14, 600, 16, opts);
+}
+
+#[test]
+fn path_pushes_encoding_agrees_on_none_within_a_small_bound() {
+    let opts = GenOptions {
+        max_boxes: 2,
+        wall_percent: 20,
+        ice_percent: 0,
+        extra_size: 0,
+    };
+    check_encoding(EncodingKind::PushesPath, 13, 200, 3, opts);
+}
+
+#[test]
 fn moves_encoding_matches_bfs_on_ice() {
     let opts = GenOptions {
         max_boxes: 2,
@@ -490,6 +514,17 @@ fn finder_variants_find_a_plan_wherever_brute_force_does() {
 fn goal_by_goal_plans_replay_and_are_never_shorter_than_the_optimum() {
     // The goal-by-goal planner may miss a plan (its subgoals are capped and ordered).
     check_plan_finder("subgoals", 19, false, 150);
+}
+
+/// The goal-by-goal planner asking its questions with `pushes-path`'s walk
+/// (`--questions path`).
+#[test]
+fn goal_by_goal_plans_with_path_questions_replay() {
+    let tuning = Tuning {
+        path_questions: true,
+        ..Tuning::default()
+    };
+    check_plan_finder_with("subgoals", 20, false, 150, 0, tuning);
 }
 
 /// A* over single moves on ice (its over-approximated slide analysis on) must give the

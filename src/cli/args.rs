@@ -461,6 +461,20 @@ pub struct EngineArgs {
         help_heading = TUNING
     )]
     pub horizons: u64,
+    /// How the SAT questions of the goal-by-goal planner and of the shortening windows
+    /// say where the player can walk: layers (the pushes encoding) or path (one walk a
+    /// step, as pushes-path; encodings/pushes.md).
+    #[arg(long, value_enum, default_value = "layers", value_name = "FORM", help_heading = TUNING)]
+    pub questions: QuestionsArg,
+}
+
+/// `--questions`: the reachability of the SAT questions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum QuestionsArg {
+    /// Breadth-first layers, as in the pushes encoding.
+    Layers,
+    /// One walk a step, as in pushes-path.
+    Path,
 }
 
 /// The values of `--finder-off` and `--finder-on`: the finder's techniques.

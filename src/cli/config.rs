@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::args::{EngineArgs, FormatArg, OptimizeArg, PdrTechnique};
+use super::args::{EngineArgs, FormatArg, OptimizeArg, PdrTechnique, QuestionsArg};
 use crate::engine::finder::Techniques;
 use crate::engine::{self, Engine, EngineChoice, Request, Tuning};
 use crate::game::Metric;
@@ -130,8 +130,8 @@ impl SolveConfig {
     }
 }
 
-/// The engines' tuning of the `--finder-off`, `--finder-on`, `--pdr-off`, `--memory`
-/// and `--horizons` options.
+/// The engines' tuning of the `--finder-off`, `--finder-on`, `--pdr-off`, `--memory`,
+/// `--horizons` and `--questions` options.
 fn tuning_of(args: &EngineArgs) -> Result<Tuning, String> {
     Ok(Tuning {
         finder: Techniques::DEFAULT.switched(&args.finder_off, &args.finder_on)?,
@@ -139,6 +139,7 @@ fn tuning_of(args: &EngineArgs) -> Result<Tuning, String> {
         // The parser caps --memory at 1 TiB, which fits a usize on 64-bit machines.
         memory: usize::try_from(args.memory << 20).map_err(|_| "--memory is too large here")?,
         horizons: args.horizons as usize,
+        path_questions: args.questions == QuestionsArg::Path,
     })
 }
 

@@ -34,14 +34,18 @@ pub enum EncodingKind {
     /// One push per step, reachability by lazy cuts added when a model's walk is
     /// impossible (push-optimal; smaller formulas, faster on easy levels).
     PushesLazy,
+    /// One push per step, reachability by one marked walk per step whose nodes count
+    /// their neighbours on it (Bofill et al.'s path encoding; push-optimal).
+    PushesPath,
 }
 
 impl EncodingKind {
     /// All encodings, for help texts.
-    pub const ALL: [EncodingKind; 3] = [
+    pub const ALL: [EncodingKind; 4] = [
         EncodingKind::Moves,
         EncodingKind::Pushes,
         EncodingKind::PushesLazy,
+        EncodingKind::PushesPath,
     ];
 
     /// The name used on the command line and in output.
@@ -50,6 +54,7 @@ impl EncodingKind {
             EncodingKind::Moves => "moves",
             EncodingKind::Pushes => "pushes",
             EncodingKind::PushesLazy => "pushes-lazy",
+            EncodingKind::PushesPath => "pushes-path",
         }
     }
 
@@ -57,7 +62,9 @@ impl EncodingKind {
     pub fn document(self) -> &'static str {
         match self {
             EncodingKind::Moves => "encodings/moves.md",
-            EncodingKind::Pushes | EncodingKind::PushesLazy => "encodings/pushes.md",
+            EncodingKind::Pushes | EncodingKind::PushesLazy | EncodingKind::PushesPath => {
+                "encodings/pushes.md"
+            }
         }
     }
 
@@ -74,7 +81,9 @@ impl EncodingKind {
     pub fn metric(self) -> Metric {
         match self {
             EncodingKind::Moves => Metric::Moves,
-            EncodingKind::Pushes | EncodingKind::PushesLazy => Metric::Pushes,
+            EncodingKind::Pushes | EncodingKind::PushesLazy | EncodingKind::PushesPath => {
+                Metric::Pushes
+            }
         }
     }
 
@@ -96,7 +105,9 @@ impl EncodingKind {
     pub fn lower_bound(self, analysis: &Analysis) -> usize {
         match self {
             EncodingKind::Moves => analysis.move_lower_bound,
-            EncodingKind::Pushes | EncodingKind::PushesLazy => analysis.push_lower_bound,
+            EncodingKind::Pushes | EncodingKind::PushesLazy | EncodingKind::PushesPath => {
+                analysis.push_lower_bound
+            }
         }
     }
 
@@ -105,7 +116,9 @@ impl EncodingKind {
     pub fn parity(self, analysis: &Analysis) -> Option<usize> {
         match self {
             EncodingKind::Moves => None,
-            EncodingKind::Pushes | EncodingKind::PushesLazy => analysis.push_parity,
+            EncodingKind::Pushes | EncodingKind::PushesLazy | EncodingKind::PushesPath => {
+                analysis.push_parity
+            }
         }
     }
 
@@ -130,6 +143,11 @@ impl EncodingKind {
                 level,
                 analysis,
                 pushes::Reach::Lazy,
+            )),
+            EncodingKind::PushesPath => Box::new(pushes::PushesEncoding::new(
+                level,
+                analysis,
+                pushes::Reach::Path,
             )),
         }
     }
@@ -222,6 +240,25 @@ pub const QUESTION_BUDGET: u64 = FORMULA_BUDGET / 4;
 /// room to walk.
 pub fn layered_step_size(level: &Level, analysis: &Analysis) -> u64 {
     3 * pushes::layer_variables(level, analysis) as u64
+}
+
+/// The variables and clauses together that one step of `pushes-path` adds to `level`,
+/// about, once every live cell may hold a box: its walk costs some twenty per node of
+/// the walking graph, so the pushes (six per push: the variable and its five clauses)
+/// and the potential's counter (its cap times a few changes) count too.
+pub fn path_step_size(level: &Level, analysis: &Analysis) -> u64 {
+    let graph = walk_graph::WalkGraph::new(level, &analysis.region, |c| analysis.live[c]);
+    let live = analysis.live.iter().filter(|&&l| l).count() as u64;
+    let cap = (potential::initial_potential(level, analysis) + potential::POTENTIAL_SLACK) as u64;
+    20 * graph.len() as u64 + 24 * live + 8 * cap
+}
+
+/// [`layered_step_size`] or [`path_step_size`], by the reachability the step has.
+pub fn pushes_step_size(level: &Level, analysis: &Analysis, reach: pushes::Reach) -> u64 {
+    match reach {
+        pushes::Reach::Path => path_step_size(level, analysis),
+        _ => layered_step_size(level, analysis),
+    }
 }
 
 /// An encoding being unrolled step by step into a clause sink.

@@ -9,7 +9,10 @@
 //!   step, complete and sound on its own, so its DIMACS needs no refinement;
 //! - lazy (`pushes-lazy`): left out at first; a model whose walk is impossible yields a
 //!   cut clause (the boxes that wall the player in) that holds at every step, and the
-//!   solver is asked again.
+//!   solver is asked again;
+//! - path (`pushes-path`): Bofill, Borralleras, Espasa and Villaret's path encoding, one
+//!   `on_walk(c, t)` per node and step, acyclic by counting each node's neighbours on
+//!   the walk: the ends have one, the nodes between them two.
 //!
 //! See `encodings/pushes.md`.
 
@@ -22,7 +25,7 @@ use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells};
 use crate::analysis::{Analysis, UNREACHABLE, push_distances_from};
 use crate::game::{Region, plan_from_pushes};
 use crate::level::{Cell, Direction, Level};
-use crate::sat::cnf::{at_least_one, at_most_one, implies};
+use crate::sat::cnf::{at_least_one, at_most_one, guarded_exactly_k, implies, implies_any};
 use crate::sat::{ClauseSink, Lit, Term};
 use crate::stop::{Stop, Stopped};
 
@@ -33,6 +36,9 @@ pub enum Reach {
     Lazy,
     /// Breadth-first layers in every step.
     Layered,
+    /// One walk per step, from the player's node to the node behind the pushed box,
+    /// marked node by node and kept a path by counting neighbours on it.
+    Path,
 }
 
 /// What a position at some step must look like (see
@@ -84,6 +90,8 @@ pub struct PushesEncoding {
     pushes: Vec<Vec<[Term; 4]>>,
     /// `reach[t][c]`: the player can walk to c during step t (layered only).
     reach_last: Vec<Vec<Term>>,
+    /// `on_walk[t][c]`: the player's walk of step t passes the node of c (path only).
+    on_walk: Vec<Vec<Term>>,
     cuts: Vec<Cut>,
     potential: Potential,
     /// The matching potential (per-cell values and its counter), where it starts above
@@ -157,6 +165,7 @@ impl PushesEncoding {
             player: vec![(0..n).map(|c| Term::Const(c == level.player())).collect()],
             pushes: Vec::new(),
             reach_last: Vec::new(),
+            on_walk: Vec::new(),
             cuts: Vec::new(),
             potential: Potential::new(r0, r0 + POTENTIAL_SLACK),
             matching: analysis
@@ -289,6 +298,81 @@ impl PushesEncoding {
         }
         Ok((graph, layer))
     }
+
+    /// Path reachability for step t over the step's [`WalkGraph`] (Bofill et al.): the
+    /// nodes of one walk from the player's node (`start`) to the node behind the pushed
+    /// box (`end`) are marked `on_walk`, never a node that holds a box. Where start and
+    /// end differ, the end has exactly one neighbour on the walk and every marked node
+    /// but the start exactly two, so the end's component of marked nodes holds the
+    /// start (below): a walk exists. A shortest walk, an induced path, satisfies the
+    /// counts. Returns the walk's term per cell.
+    fn add_walk(&self, t: usize, sink: &mut dyn ClauseSink) -> Vec<Term> {
+        let level = &self.level;
+        let boxes = &self.boxes[t];
+        let graph = WalkGraph::new(level, &self.region, |c| !boxes[c].is_false());
+        let mut start = vec![Term::FALSE; graph.len()];
+        for (c, &p) in self.player[t].iter().enumerate() {
+            if p.is_false() {
+                continue;
+            }
+            // As in the layers: the player's cell is a node of its own, or a constant.
+            let node = graph.node(c).expect("the player stands in the region");
+            if start[node] != Term::TRUE {
+                start[node] = p;
+            }
+        }
+        let mut pushed_from = vec![Vec::new(); graph.len()];
+        for (c, dirs) in self.pushes[t].iter().enumerate() {
+            for d in Direction::ALL {
+                let p = dirs[d.index()];
+                if !p.is_false() {
+                    let behind = level.neighbor(c, d.opposite());
+                    let node = graph.node(behind).expect("a push is made from the region");
+                    pushed_from[node].push(p);
+                }
+            }
+        }
+        // `end` is exact: one push per step makes exactly one node the end.
+        let end: Vec<Term> = pushed_from
+            .iter()
+            .map(|from| match from.as_slice() {
+                [] => Term::FALSE,
+                [one] => *one,
+                _ => {
+                    let e: Term = sink.new_var().into();
+                    for &p in from {
+                        implies(sink, p, e);
+                    }
+                    implies_any(sink, e, from);
+                    e
+                }
+            })
+            .collect();
+        let on_walk: Vec<Term> = (0..graph.len())
+            .map(|v| match graph.box_cell(v).map(|c| boxes[c]) {
+                Some(Term::Const(true)) => Term::FALSE,
+                _ => sink.new_var().into(),
+            })
+            .collect();
+        for v in 0..graph.len() {
+            let walk = on_walk[v];
+            implies(sink, start[v], walk);
+            implies(sink, end[v], walk);
+            if let Some(c) = graph.box_cell(v) {
+                implies(sink, walk, !boxes[c]);
+            }
+            let around: Vec<Term> = graph.adjacent(v).iter().map(|&u| on_walk[u]).collect();
+            // The start needs no count of its own: the end has one neighbour on the
+            // walk and every other node on it two, so the only other node of odd
+            // degree in the end's component, which the handshake lemma demands, is
+            // the start.
+            guarded_exactly_k(sink, &[end[v], !start[v]], &around, 1);
+            guarded_exactly_k(sink, &[walk, !start[v], !end[v]], &around, 2);
+        }
+        (0..level.cell_count())
+            .map(|c| graph.node(c).map_or(Term::FALSE, |v| on_walk[v]))
+            .collect()
+    }
 }
 
 /// Each push of a step with the change it makes to a potential Σ value(box cell).
@@ -314,6 +398,7 @@ impl Encoding for PushesEncoding {
         match self.reach {
             Reach::Lazy => EncodingKind::PushesLazy,
             Reach::Layered => EncodingKind::Pushes,
+            Reach::Path => EncodingKind::PushesPath,
         }
     }
 
@@ -438,6 +523,10 @@ impl Encoding for PushesEncoding {
                 for cut in &self.cuts {
                     self.add_cut_at(cut, t, sink);
                 }
+            }
+            Reach::Path => {
+                let walk = self.add_walk(t, sink);
+                self.on_walk.push(walk);
             }
             Reach::Layered => {
                 let (graph, last_node) = self.add_layers(t, sink, stop)?;
@@ -590,8 +679,10 @@ impl Encoding for PushesEncoding {
                 Err(i) => Decoded::Invalid(format!("push {} of the model cannot be made", i + 1)),
             };
         }
-        if self.reach == Reach::Layered {
-            return Decoded::Invalid("layered reachability let an unreachable push through".into());
+        if self.reach != Reach::Lazy {
+            return Decoded::Invalid(
+                "the encoded reachability let an unreachable push through".into(),
+            );
         }
         let count = new_cuts.len();
         for cut in new_cuts {
@@ -610,12 +701,14 @@ impl Encoding for PushesEncoding {
         name_cells(&mut names, level, "player_at", &self.player);
         // A node of always-free cells is named once, after its first cell.
         let mut named = std::collections::HashSet::new();
-        for (t, row) in self.reach_last.iter().enumerate() {
-            for (c, term) in row.iter().enumerate() {
-                if let Some(l) = term.lit()
-                    && named.insert(l.var())
-                {
-                    names.push((l.var(), format!("reach {} t{t}", level.cell_name(c))));
+        for (what, rows) in [("reach", &self.reach_last), ("on_walk", &self.on_walk)] {
+            for (t, row) in rows.iter().enumerate() {
+                for (c, term) in row.iter().enumerate() {
+                    if let Some(l) = term.lit()
+                        && named.insert(l.var())
+                    {
+                        names.push((l.var(), format!("{what} {} t{t}", level.cell_name(c))));
+                    }
                 }
             }
         }

@@ -15,7 +15,7 @@ use super::target::{Reached, fewest_pushes};
 use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
 use crate::analysis::{Assignment, packing_order};
 use crate::encode::pushes::Target;
-use crate::encode::{QUESTION_BUDGET, layered_step_size};
+use crate::encode::{QUESTION_BUDGET, pushes_step_size};
 use crate::game::Metric;
 use crate::level::{Cell, Level};
 
@@ -51,7 +51,8 @@ impl Engine for Subgoals {
     fn run(&self, task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveError> {
         // A board where one step of the questions' formula does not fit can never be
         // planned: say so before the analysis of the goals.
-        let step = layered_step_size(task.level, task.analysis);
+        let reach = super::target::question_reach(task);
+        let step = pushes_step_size(task.level, task.analysis, reach);
         if step > QUESTION_BUDGET {
             return Err(SolveError::Unsupported(format!(
                 "the pushes formula is too big for this level: one step of a subgoal's \

@@ -7,7 +7,7 @@
 use super::push_search::Push;
 use super::{Stop, Task};
 use crate::encode::pushes::{PushesEncoding, Reach, Target};
-use crate::encode::{Decoded, Encoding, QUESTION_BUDGET, layered_step_size};
+use crate::encode::{Decoded, Encoding, QUESTION_BUDGET, pushes_step_size};
 use crate::game::{Plan, State, apply_move};
 use crate::level::Level;
 use crate::sat::{Lit, SolveResult};
@@ -45,11 +45,12 @@ pub fn fewest_pushes(
         return Reached::Stopped;
     };
     // A question whose first bound does not fit is not asked.
-    let step_size = layered_step_size(start, &analysis);
+    let reach = question_reach(task);
+    let step_size = pushes_step_size(start, &analysis, reach);
     if step_size.saturating_mul(min.max(1) as u64) > budget {
         return Reached::TooBig;
     }
-    let mut encoding = PushesEncoding::new(start, &analysis, Reach::Layered);
+    let mut encoding = PushesEncoding::new(start, &analysis, reach);
     let mut k = min;
     while k <= max {
         while encoding.steps() < k {
@@ -82,6 +83,16 @@ pub fn fewest_pushes(
         }
     }
     Reached::None
+}
+
+/// The reachability of the questions: the layers of `pushes`, or the walk of
+/// `pushes-path` under `--questions path`.
+pub fn question_reach(task: &Task) -> Reach {
+    if task.tuning.path_questions {
+        Reach::Path
+    } else {
+        Reach::Layered
+    }
 }
 
 /// The pushes of a plan from `level`'s start, as (box cell, direction).

@@ -1,7 +1,7 @@
 //! How the engines are tuned: the finder's techniques, `pdr`'s lemmas and the memory a
 //! search may fill. The defaults are what satsoko runs; the rest exists to measure what
 //! each technique is worth (`--finder-off`, `--finder-on`, `--pdr-off`, `--memory`,
-//! `--horizons`), and
+//! `--horizons`, `--questions`), and
 //! travels in the typed [`Request`](super::Request), so no engine reads the environment.
 
 use serde::{Deserialize, Serialize};
@@ -31,6 +31,10 @@ pub struct Tuning {
     /// The bounds `unroll` asks at once, each on its own core with its own formula
     /// (`--horizons`; see docs/engines.md, "unroll").
     pub horizons: usize,
+    /// Whether the SAT questions of the goal-by-goal planner and the shortening windows
+    /// say where the player walks with `pushes-path`'s one walk a step instead of the
+    /// layers of `pushes` (`--questions path`; encodings/pushes.md).
+    pub path_questions: bool,
 }
 
 impl Default for Tuning {
@@ -40,6 +44,7 @@ impl Default for Tuning {
             pdr_lemmas: true,
             memory: DEFAULT_MEMORY,
             horizons: DEFAULT_HORIZONS,
+            path_questions: false,
         }
     }
 }

@@ -17,6 +17,7 @@ use crate::analysis::Analysis;
 use crate::encode::ice_moves::{MAX_OUTCOME_CELLS, outcome_cells};
 use crate::encode::{
     Decoded, Encoding, EncodingKind, FORMULA_BUDGET, QUESTION_BUDGET, layered_step_size,
+    path_step_size,
 };
 use crate::game::{Metric, Plan};
 use crate::level::Level;
@@ -89,10 +90,13 @@ fn solve(task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveEr
     let last = task.max_steps.unwrap_or(usize::MAX);
     let mut horizons = task.tuning.horizons.max(1);
     let lower_than_asked = lower > last;
-    if kind == EncodingKind::Pushes && !lower_than_asked {
+    if matches!(kind, EncodingKind::Pushes | EncodingKind::PushesPath) && !lower_than_asked {
         // Refused before the formula is built (but after the answer that needs none); the
-        // layered step's size is known.
-        let step = layered_step_size(level, analysis);
+        // step's size is known.
+        let step = match kind {
+            EncodingKind::PushesPath => path_step_size(level, analysis),
+            _ => layered_step_size(level, analysis),
+        };
         if let Some(refusal) = refusal(kind, lower, step, 0) {
             return Err(refusal);
         }

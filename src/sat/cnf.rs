@@ -179,6 +179,84 @@ pub fn exactly_k(sink: &mut dyn ClauseSink, lits: &[Lit], k: usize) {
     at_least_k(sink, lits, k);
 }
 
+/// Up to this many clauses a guarded cardinality constraint is written out one clause
+/// per forbidden choice of terms; above it, as a sequential counter.
+const GUARDED_CLAUSES_MAX: usize = 20;
+
+fn binomial(n: usize, k: usize) -> usize {
+    if k > n {
+        return 0;
+    }
+    (0..k.min(n - k)).fold(1usize, |acc, i| acc.saturating_mul(n - i) / (i + 1))
+}
+
+/// When every term of `guard` is true, at most `k` of `terms` are. Small cases get one
+/// clause per `k + 1` of the terms, with the negated guard in each; larger ones a
+/// sequential counter (Sinz) whose auxiliaries are only implied upward, so that only
+/// its conflict clauses need the guard and the counter is free when the guard is off.
+pub fn guarded_at_most_k(sink: &mut dyn ClauseSink, guard: &[Term], terms: &[Term], k: usize) {
+    let terms: Vec<Term> = terms.iter().copied().filter(|t| !t.is_false()).collect();
+    let n = terms.len();
+    if k >= n || guard.contains(&Term::FALSE) {
+        return;
+    }
+    let unless: Vec<Term> = guard.iter().map(|&g| !g).collect();
+    let with_guard = |lits: &[Term]| {
+        let mut clause = unless.clone();
+        clause.extend_from_slice(lits);
+        clause
+    };
+    if binomial(n, k + 1) <= GUARDED_CLAUSES_MAX || k == 0 {
+        for chosen in terms.iter().copied().combinations(k + 1) {
+            let negated: Vec<Term> = chosen.iter().map(|&t| !t).collect();
+            sink.clause(&with_guard(&negated));
+        }
+        return;
+    }
+    // prev[j]: at least j + 1 of the terms so far are true (implied, never denied).
+    let mut prev: Vec<Term> = (0..k)
+        .map(|j| if j == 0 { terms[0] } else { Term::FALSE })
+        .collect();
+    for (i, &x) in terms.iter().enumerate().skip(1) {
+        sink.clause(&with_guard(&[!x, !prev[k - 1]]));
+        if i == n - 1 {
+            break;
+        }
+        let cur: Vec<Term> = (0..k).map(|_| sink.new_var().into()).collect();
+        for j in 0..k {
+            sink.clause(&[!prev[j], cur[j]]);
+            if j == 0 {
+                sink.clause(&[!x, cur[0]]);
+            } else {
+                sink.clause(&[!x, !prev[j - 1], cur[j]]);
+            }
+        }
+        prev = cur;
+    }
+}
+
+/// When every term of `guard` is true, at least `k` of `terms` are (at most `n − k` of
+/// their negations).
+pub fn guarded_at_least_k(sink: &mut dyn ClauseSink, guard: &[Term], terms: &[Term], k: usize) {
+    let terms: Vec<Term> = terms.iter().copied().filter(|t| !t.is_false()).collect();
+    if guard.contains(&Term::FALSE) {
+        return;
+    }
+    if k > terms.len() {
+        let unless: Vec<Term> = guard.iter().map(|&g| !g).collect();
+        sink.clause(&unless);
+        return;
+    }
+    let negated: Vec<Term> = terms.iter().map(|&t| !t).collect();
+    guarded_at_most_k(sink, guard, &negated, terms.len() - k);
+}
+
+/// When every term of `guard` is true, exactly `k` of `terms` are.
+pub fn guarded_exactly_k(sink: &mut dyn ClauseSink, guard: &[Term], terms: &[Term], k: usize) {
+    guarded_at_least_k(sink, guard, terms, k);
+    guarded_at_most_k(sink, guard, terms, k);
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -268,6 +346,33 @@ pub(crate) mod tests {
                 if n >= 3 { choose(n as u64, 3) } else { 0 }
             );
             assert_eq!(allowed(n, none), vec![0]);
+        }
+    }
+
+    #[test]
+    fn guarded_cardinalities_hold_only_under_their_guard() {
+        fn at_most_one_if(s: &mut dyn ClauseSink, t: &[Term]) {
+            guarded_at_most_k(s, &t[..1], &t[1..], 1);
+        }
+        fn exactly_two_if(s: &mut dyn ClauseSink, t: &[Term]) {
+            guarded_exactly_k(s, &t[..1], &t[1..], 2);
+        }
+        fn at_least_three_if(s: &mut dyn ClauseSink, t: &[Term]) {
+            guarded_at_least_k(s, &t[..1], &t[1..], 3);
+        }
+        fn check(n: usize, build: fn(&mut dyn ClauseSink, &[Term]), holds: fn(u32) -> bool) {
+            let ok = allowed(n + 1, build);
+            for mask in 0u32..(1 << (n + 1)) {
+                let guard = mask & 1 == 1;
+                let expected = !guard || holds((mask >> 1).count_ones());
+                assert_eq!(ok.contains(&mask), expected, "n={n} mask={mask:b}");
+            }
+        }
+        // 8 terms make the counters (more than 20 choices of three), 4 the clauses.
+        for n in [1usize, 2, 4, 8] {
+            check(n, at_most_one_if, |c| c <= 1);
+            check(n, exactly_two_if, |c| c == 2);
+            check(n, at_least_three_if, |c| c >= 3);
         }
     }
 

@@ -62,12 +62,13 @@ pub enum Encoding {
     Moves,
     Pushes,
     PushesLazy,
+    PushesPath,
 }
 
-use Encoding::{Moves, Pushes, PushesLazy};
+use Encoding::{Moves, Pushes, PushesLazy, PushesPath};
 
 impl Encoding {
-    pub const ALL: [Encoding; 3] = [Moves, Pushes, PushesLazy];
+    pub const ALL: [Encoding; 4] = [Moves, Pushes, PushesLazy, PushesPath];
 
     /// The name on the command line and in the output.
     pub fn name(self) -> &'static str {
@@ -75,6 +76,7 @@ impl Encoding {
             Moves => "moves",
             Pushes => "pushes",
             PushesLazy => "pushes-lazy",
+            PushesPath => "pushes-path",
         }
     }
 
@@ -82,7 +84,7 @@ impl Encoding {
     pub fn metric(self) -> &'static str {
         match self {
             Moves => "moves",
-            Pushes | PushesLazy => "pushes",
+            Pushes | PushesLazy | PushesPath => "pushes",
         }
     }
 }
@@ -213,7 +215,7 @@ pub fn check_solved_line(
             assert!(pushes >= best_pushes, "{v}");
             assert_eq!(u64_field(v, "k") as usize, moves, "{v}");
         }
-        Pushes | PushesLazy => {
+        Pushes | PushesLazy | PushesPath => {
             assert_eq!(pushes, best_pushes, "{v}");
             assert!(moves >= best_moves, "{v}");
             assert_eq!(u64_field(v, "k") as usize, pushes, "{v}");
