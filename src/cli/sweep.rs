@@ -70,8 +70,16 @@ pub fn run(args: &SweepArgs, format: Option<FormatArg>) -> i32 {
             .expect("a valid template"),
     );
     super::say(&format!(
-        "{:>5} {:>7} {:>10} {:>10} {:>10} {:>10} {:>6} {:>9}",
-        "k", "result", "variables", "clauses", "conflicts", "decisions", "cuts", "seconds"
+        "{:>5} {:>7} {:>10} {:>10} {:>10} {:>10} {:>10} {:>6} {:>9}",
+        "k",
+        "result",
+        "variables",
+        "clauses",
+        "conflicts",
+        "learned",
+        "decisions",
+        "cuts",
+        "seconds"
     ));
     let mut rows = Vec::new();
     let swept = unroll::sweep(&level, encoding, backend, args.from, args.to, &mut |r| {
@@ -79,12 +87,13 @@ pub fn run(args: &SweepArgs, format: Option<FormatArg>) -> i32 {
         bar.inc(1);
         bar.suspend(|| {
             super::say(&format!(
-                "{:>5} {:>7} {:>10} {:>10} {:>10} {:>10} {:>6} {:>9.3}",
+                "{:>5} {:>7} {:>10} {:>10} {:>10} {:>10} {:>10} {:>6} {:>9.3}",
                 r.k,
                 verdict(r.result),
                 r.variables,
                 r.clauses,
                 opt(r.conflicts),
+                opt(r.learned),
                 opt(r.decisions),
                 r.cuts,
                 r.seconds
@@ -129,6 +138,7 @@ struct CsvRow {
     variables: u64,
     clauses: u64,
     conflicts: Option<u64>,
+    learned: Option<u64>,
     decisions: Option<u64>,
     cuts: usize,
     seconds: String,
@@ -143,6 +153,7 @@ fn write_csv(path: &Path, rows: &[SweepRow]) -> Result<(), csv::Error> {
             variables: r.variables,
             clauses: r.clauses,
             conflicts: r.conflicts,
+            learned: r.learned,
             decisions: r.decisions,
             cuts: r.cuts,
             seconds: format!("{:.6}", r.seconds),

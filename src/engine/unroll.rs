@@ -542,9 +542,12 @@ pub struct SweepRow {
     pub variables: u64,
     /// Clauses in the formula.
     pub clauses: u64,
-    /// Solver conflicts during this call, if reported.
+    /// Solver conflicts for this k, if the solver reports them.
     pub conflicts: Option<u64>,
-    /// Solver decisions during this call, if reported.
+    /// Clauses the solver learned by conflict analysis for this k, if it counts them
+    /// (varisat: its conflicts; CaDiCaL: fewer, see [`SatBackend::learned`]).
+    pub learned: Option<u64>,
+    /// Solver decisions for this k, if the solver reports them.
     pub decisions: Option<u64>,
     /// Cuts a lazy encoding added for this k.
     pub cuts: usize,
@@ -553,7 +556,8 @@ pub struct SweepRow {
 }
 
 /// Solves the goal at every k in `from..=to` on one incremental solver (not stopping at
-/// the first SAT), calling `row` after each k.
+/// the first SAT), calling `row` after each k. The solver is asked to count its search
+/// ([`SatBackend::count_search`]), as a sweep reports it.
 pub fn sweep(
     level: &Level,
     encoding: EncodingKind,
@@ -564,10 +568,13 @@ pub fn sweep(
 ) -> Result<(), SolveError> {
     check_supported(level, encoding)?;
     let analysis = Analysis::new(level);
+    // Before the first clause, as varisat needs.
+    backend.count_search();
     let mut enc = encoding.build(level, &analysis, backend.as_mut());
     for k in from..=to {
         let start = Instant::now();
         let before = backend.stats();
+        let learned_before = backend.learned();
         while enc.steps() < k {
             // A sweep is asked for every bound of its range, however long that takes.
             (enc.add_step(backend.as_mut(), &Stop::never())).expect("never stopped");
@@ -585,12 +592,14 @@ pub fn sweep(
         };
         let after = backend.stats();
         let delta = |a: Option<u64>, b: Option<u64>| Some(a? - b.unwrap_or(0));
+        let learned = delta(backend.learned(), learned_before);
         row(&SweepRow {
             k,
             result,
             variables: after.variables,
             clauses: after.clauses,
             conflicts: delta(after.conflicts, before.conflicts),
+            learned,
             decisions: delta(after.decisions, before.decisions),
             cuts,
             seconds: start.elapsed().as_secs_f64(),

@@ -182,6 +182,19 @@ pub trait SatBackend: ClauseSink {
     }
     /// Counters.
     fn stats(&self) -> SolverStats;
+    /// Asks the backend to count its search from now on (what it counts shows in
+    /// [`SatBackend::stats`] and [`SatBackend::learned`]), for backends where counting
+    /// costs solving time and is off otherwise. Call it before the first clause; returns
+    /// whether the backend now counts.
+    fn count_search(&mut self) -> bool {
+        false
+    }
+    /// Clauses learned by conflict analysis so far, if the backend counts them (after
+    /// [`SatBackend::count_search`]). Not always the conflicts: CaDiCaL settles some
+    /// conflicts without learning a clause.
+    fn learned(&self) -> Option<u64> {
+        None
+    }
     /// After [`SolveResult::Unknown`]: why, if the solver failed rather than was stopped.
     fn failure(&self) -> Option<String> {
         None
