@@ -165,6 +165,31 @@ fn searches_solve_push_optimally_and_build_no_formula() {
     }
 }
 
+/// `unroll` without `--encoding` takes the push encoding that proves the most with its
+/// solver: the layers with varisat, the walk of `pushes-path` with CaDiCaL. A named
+/// encoding is kept.
+#[test]
+#[cfg(feature = "cadical")]
+fn unroll_takes_the_walk_with_cadical_and_the_layers_with_varisat() {
+    let encoding_of = |args: &[&str]| -> String {
+        let base = [MICROBAN, "--level", "2", "--engine", "unroll", "--json"];
+        let run = expect_code(&[&base[..], args].concat(), 0);
+        let v = &json_lines(&run)[0];
+        assert_eq!(str_field(v, "optimal"), "pushes", "{v}");
+        format!("{} {}", str_field(v, "encoding"), str_field(v, "solver"))
+    };
+    assert_eq!(encoding_of(&[]), "pushes varisat");
+    assert_eq!(encoding_of(&["--solver", "cadical"]), "pushes-path cadical");
+    assert_eq!(
+        encoding_of(&["--solver", "cadical", "--encoding", "pushes"]),
+        "pushes cadical"
+    );
+    assert_eq!(
+        encoding_of(&["--encoding", "pushes-path"]),
+        "pushes-path varisat"
+    );
+}
+
 #[test]
 fn auto_engine_is_anytime_for_push_optimal_plans_astar_for_moves_and_ice() {
     let engine_of = |args: &[&str]| -> Vec<String> {

@@ -409,8 +409,9 @@ pub struct EngineArgs {
     /// How to search (see the list of engines below).
     #[arg(long, default_value = "auto", value_name = "NAME", value_parser = engine_parser())]
     pub engine: EngineChoice,
-    /// The CNF encoding the unroll engine uses: pushes (default), pushes-lazy or moves
-    /// (see encodings/). Naming one selects the unroll engine under --engine auto.
+    /// The CNF encoding the unroll engine uses: pushes (the default; pushes-path with
+    /// --solver cadical), pushes-lazy, pushes-path or moves (see encodings/). Naming one
+    /// selects the unroll engine under --engine auto.
     #[arg(long, value_name = "NAME")]
     pub encoding: Option<EncodingKind>,
     /// What to prove optimal: pushes (default), moves (the moves encoding), or none

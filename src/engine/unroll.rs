@@ -21,7 +21,7 @@ use crate::encode::{
 };
 use crate::game::{Metric, Plan};
 use crate::level::Level;
-use crate::sat::{Interrupt, Lit, SatBackend, SolveResult};
+use crate::sat::{Interrupt, Lit, SatBackend, SolveResult, SolverChoice, SolverName};
 
 /// The time-indexed formula of an encoding, unrolled one step more per bound.
 pub struct Unroll;
@@ -62,13 +62,22 @@ impl Engine for Unroll {
 /// another: the pushes encodings do not model ice, so such levels are solved with
 /// `moves`.
 fn encoding_for(task: &Task) -> (EncodingKind, Option<EncodingKind>) {
-    let asked = task
-        .encoding
-        .unwrap_or_else(|| EncodingKind::for_metric(task.metric));
+    let asked = task.encoding.unwrap_or_else(|| default_encoding(task));
     if task.level.has_ice() && !asked.supports_ice() {
         (EncodingKind::Moves, Some(asked))
     } else {
         (asked, None)
+    }
+}
+
+/// The encoding `unroll` runs when none is named: for pushes, the one that proves the
+/// most with the solver (encodings/pushes.md, "Measurements"): the layers of `pushes`
+/// with varisat and with outside solvers, the walk of `pushes-path` with CaDiCaL in
+/// process.
+fn default_encoding(task: &Task) -> EncodingKind {
+    match (task.metric, task.solver) {
+        (Metric::Pushes, SolverChoice::Builtin(SolverName::Cadical)) => EncodingKind::PushesPath,
+        (metric, _) => EncodingKind::for_metric(metric),
     }
 }
 
@@ -191,7 +200,7 @@ fn solve(task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveEr
 fn refusal(kind: EncodingKind, lower: usize, step: u64, base: u64) -> Option<SolveError> {
     let at_lower = base.saturating_add(step.saturating_mul(lower.max(1) as u64));
     let instead = if kind == EncodingKind::Pushes {
-        "--encoding pushes-lazy, or "
+        "--encoding pushes-path or pushes-lazy, or "
     } else {
         ""
     };
