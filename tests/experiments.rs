@@ -343,6 +343,20 @@ fn bench(file: &str, args: &[&str]) -> std::process::Output {
     satsoko(&all)
 }
 
+/// The summary names the encoding the levels ran with: `unroll` takes the walk of
+/// `pushes-path` with CaDiCaL when no encoding is named.
+#[test]
+#[cfg(feature = "cadical")]
+fn bench_names_the_encoding_the_levels_ran_with() {
+    let (_dir, file) = levels();
+    let out = bench(&file, &["--engine", "unroll", "--solver", "cadical"]);
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        summary.contains("engine unroll, encoding pushes-path, solver cadical"),
+        "{summary}"
+    );
+}
+
 #[test]
 fn bench_compares_sat_with_the_astar_baseline() {
     let (dir, file) = levels();

@@ -93,10 +93,23 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
         report
     });
     progress.finish();
-    let encoding = config
-        .request
-        .encoding
-        .map_or(config.request.metric.name(), |e| e.name());
+    // The encodings the levels ran with (`unroll` picks one by its solver when none is
+    // named), else the one named, else the metric.
+    let used = reports
+        .iter()
+        .filter_map(|r| r.encoding.as_deref())
+        .sorted_unstable()
+        .dedup()
+        .join("+");
+    let encoding = if used.is_empty() {
+        config
+            .request
+            .encoding
+            .map_or(config.request.metric.name(), |e| e.name())
+            .to_string()
+    } else {
+        used
+    };
     let shard = args.shard.map_or(String::new(), |s| {
         format!(", shard {}/{}", s.index, s.count)
     });
