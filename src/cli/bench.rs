@@ -95,12 +95,7 @@ pub fn run(args: &BenchArgs, format: Option<FormatArg>) -> i32 {
     progress.finish();
     // The encodings the levels ran with (`unroll` picks one by its solver when none is
     // named), else the one named, else the metric.
-    let used = reports
-        .iter()
-        .filter_map(|r| r.encoding.as_deref())
-        .sorted_unstable()
-        .dedup()
-        .join("+");
+    let used = distinct(&reports, |r| r.encoding.as_deref());
     let encoding = if used.is_empty() {
         config
             .request
@@ -256,6 +251,20 @@ pub(super) fn median(mut xs: Vec<f64>) -> f64 {
     }
 }
 
+/// The distinct values of a field of the reports, sorted and joined with `+` (empty
+/// when no report has one).
+fn distinct<'a>(
+    reports: &'a [LevelReport],
+    field: impl Fn(&'a LevelReport) -> Option<&'a str>,
+) -> String {
+    reports
+        .iter()
+        .filter_map(field)
+        .sorted_unstable()
+        .dedup()
+        .join("+")
+}
+
 fn summary(reports: &[LevelReport], context: impl Fn(&str, &str) -> String) -> String {
     let count = |s: Status| reports.iter().filter(|r| r.status == s).count();
     let solved: Vec<&LevelReport> = reports
@@ -263,18 +272,8 @@ fn summary(reports: &[LevelReport], context: impl Fn(&str, &str) -> String) -> S
         .filter(|r| r.status == Status::Solved)
         .collect();
     // The engines the levels actually ran with (`auto` picks per level).
-    let engines = reports
-        .iter()
-        .filter_map(|r| r.engine.as_deref())
-        .sorted_unstable()
-        .dedup()
-        .join("+");
-    let solvers = reports
-        .iter()
-        .filter_map(|r| r.solver.as_deref())
-        .sorted_unstable()
-        .dedup()
-        .join("+");
+    let engines = distinct(reports, |r| r.engine.as_deref());
+    let solvers = distinct(reports, |r| r.solver.as_deref());
     let mut out = format!(
         "bench: {}, {}\n",
         plural(reports.len() as u64, "level"),
