@@ -212,8 +212,9 @@ fn pushes_encoding_matches_push_bfs() {
 
 #[test]
 fn path_pushes_encoding_matches_push_bfs() {
-    // Larger boards with walls, so that boxes often wall the player in and a walk
-    // that jumped would be caught.
+    // Larger boards with walls, where boxes wall the player in more often. (A walk
+    // whose inner count is dropped is not caught here, as these rooms are too open
+    // for a jump to pay; the example levels of tests/cli_solve.rs catch it.)
     let opts = GenOptions {
         max_boxes: 4,
         wall_percent: 20,
