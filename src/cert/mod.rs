@@ -24,7 +24,7 @@ use varisat::{ExtendFormula, Solver};
 use crate::analysis::Analysis;
 use crate::encode::EncodingKind;
 use crate::encode::formula::Unrolled;
-use crate::encode::{FORMULA_BUDGET, layered_step_size, path_step_size};
+use crate::encode::{FORMULA_BUDGET, known_step_size};
 use crate::game::Metric;
 use crate::level::Level;
 use crate::sat::SolverName;
@@ -78,21 +78,13 @@ pub fn certify(
     if k == 0 {
         return Err("the start is solved: there is no shorter plan to refute".into());
     }
-    // As `unroll` does: for pushes, the walk of `pushes-path` with CaDiCaL, the layers
-    // with varisat.
-    let kind = match (metric, prover) {
-        (Metric::Pushes, SolverName::Cadical) => EncodingKind::PushesPath,
-        _ => EncodingKind::for_metric(metric),
-    };
+    // The formula `unroll` would refute with this solver.
+    let kind = EncodingKind::for_solver(metric, Some(prover));
     if level.has_ice() && !kind.supports_ice() {
         return Err(format!("the {kind} encoding does not model ice"));
     }
-    if kind != EncodingKind::Moves {
+    if let Some(step) = known_step_size(kind, level, analysis) {
         // The formula, its DIMACS text and the solver are all in memory at once.
-        let step = match kind {
-            EncodingKind::PushesPath => path_step_size(level, analysis),
-            _ => layered_step_size(level, analysis),
-        };
         let size = step.saturating_mul(k as u64 - 1);
         if size > FORMULA_BUDGET {
             return Err(format!(

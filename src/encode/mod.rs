@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::Analysis;
 use crate::game::{Metric, Plan};
 use crate::level::Level;
-use crate::sat::{ClauseSink, Lit, Term};
+use crate::sat::{ClauseSink, Lit, SolverName, Term};
 use crate::stop::{Stop, Stopped};
 
 /// The encodings satsoko has.
@@ -92,6 +92,17 @@ impl EncodingKind {
         match metric {
             Metric::Moves => EncodingKind::Moves,
             Metric::Pushes => EncodingKind::Pushes,
+        }
+    }
+
+    /// The encoding that proves the most for `metric` with the in-process `solver`
+    /// (`None`: an outside solver), when the user names none (encodings/pushes.md,
+    /// "Measurements"): for pushes, the layers of `pushes` with varisat and with outside
+    /// solvers, the walk of `pushes-path` with CaDiCaL.
+    pub fn for_solver(metric: Metric, solver: Option<SolverName>) -> EncodingKind {
+        match (metric, solver) {
+            (Metric::Pushes, Some(SolverName::Cadical)) => EncodingKind::PushesPath,
+            (metric, _) => EncodingKind::for_metric(metric),
         }
     }
 
@@ -258,6 +269,17 @@ pub fn pushes_step_size(level: &Level, analysis: &Analysis, reach: pushes::Reach
     match reach {
         pushes::Reach::Path => path_step_size(level, analysis),
         _ => layered_step_size(level, analysis),
+    }
+}
+
+/// The size of one step of `kind`, where it is known before the formula is built: the
+/// layered and the path `pushes` encodings (the others are measured on their first
+/// step).
+pub fn known_step_size(kind: EncodingKind, level: &Level, analysis: &Analysis) -> Option<u64> {
+    match kind {
+        EncodingKind::Pushes => Some(layered_step_size(level, analysis)),
+        EncodingKind::PushesPath => Some(path_step_size(level, analysis)),
+        EncodingKind::Moves | EncodingKind::PushesLazy => None,
     }
 }
 

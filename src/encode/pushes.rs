@@ -248,6 +248,24 @@ impl PushesEncoding {
         sink.clause(&clause);
     }
 
+    /// Per node of `graph`, whether the player starts step t on it.
+    fn player_nodes(&self, t: usize, graph: &WalkGraph) -> Vec<Term> {
+        let mut start = vec![Term::FALSE; graph.len()];
+        for (c, &p) in self.player[t].iter().enumerate() {
+            if p.is_false() {
+                continue;
+            }
+            // The player stands on the cell a box left, a node of its own (or at step
+            // 0 on a constant), so a node gets at most one player term that can be true.
+            let node = graph.node(c).expect("the player stands in the region");
+            debug_assert!(start[node].is_false() || p == Term::TRUE || start[node] == Term::TRUE);
+            if start[node] != Term::TRUE {
+                start[node] = p;
+            }
+        }
+        start
+    }
+
     /// Layered reachability for step t over the step's [`WalkGraph`]: layer 0 is the
     /// player's node; a node is in layer i+1 if it or a neighbour is in layer i and it
     /// is free. Returns the last layer per node, with the graph.
@@ -259,19 +277,7 @@ impl PushesEncoding {
     ) -> Result<(WalkGraph, Vec<Term>), Stopped> {
         let boxes = &self.boxes[t];
         let graph = WalkGraph::new(&self.level, &self.region, |c| !boxes[c].is_false());
-        let mut layer = vec![Term::FALSE; graph.len()];
-        for (c, &p) in self.player[t].iter().enumerate() {
-            if p.is_false() {
-                continue;
-            }
-            // The player stands on the cell a box left, a node of its own (or at step
-            // 0 on a constant), so a node gets at most one player term that can be true.
-            let node = graph.node(c).expect("the player stands in the region");
-            debug_assert!(layer[node].is_false() || p == Term::TRUE || layer[node] == Term::TRUE);
-            if layer[node] != Term::TRUE {
-                layer[node] = p;
-            }
-        }
+        let mut layer = self.player_nodes(t, &graph);
         for _ in 0..graph.layers(self.box_count).min(self.longest_walk) {
             // A step has a layer per free node: on a big board the stop is read
             // between layers.
@@ -310,17 +316,7 @@ impl PushesEncoding {
         let level = &self.level;
         let boxes = &self.boxes[t];
         let graph = WalkGraph::new(level, &self.region, |c| !boxes[c].is_false());
-        let mut start = vec![Term::FALSE; graph.len()];
-        for (c, &p) in self.player[t].iter().enumerate() {
-            if p.is_false() {
-                continue;
-            }
-            // As in the layers: the player's cell is a node of its own, or a constant.
-            let node = graph.node(c).expect("the player stands in the region");
-            if start[node] != Term::TRUE {
-                start[node] = p;
-            }
-        }
+        let start = self.player_nodes(t, &graph);
         let mut pushed_from = vec![Vec::new(); graph.len()];
         for (c, dirs) in self.pushes[t].iter().enumerate() {
             for d in Direction::ALL {

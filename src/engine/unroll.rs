@@ -16,12 +16,11 @@ use super::tuning::DEFAULT_HORIZONS;
 use crate::analysis::Analysis;
 use crate::encode::ice_moves::{MAX_OUTCOME_CELLS, outcome_cells};
 use crate::encode::{
-    Decoded, Encoding, EncodingKind, FORMULA_BUDGET, QUESTION_BUDGET, layered_step_size,
-    path_step_size,
+    Decoded, Encoding, EncodingKind, FORMULA_BUDGET, QUESTION_BUDGET, known_step_size,
 };
 use crate::game::{Metric, Plan};
 use crate::level::Level;
-use crate::sat::{Interrupt, Lit, SatBackend, SolveResult, SolverChoice, SolverName};
+use crate::sat::{Interrupt, Lit, SatBackend, SolveResult, SolverChoice};
 
 /// The time-indexed formula of an encoding, unrolled one step more per bound.
 pub struct Unroll;
@@ -62,22 +61,17 @@ impl Engine for Unroll {
 /// another: the pushes encodings do not model ice, so such levels are solved with
 /// `moves`.
 fn encoding_for(task: &Task) -> (EncodingKind, Option<EncodingKind>) {
-    let asked = task.encoding.unwrap_or_else(|| default_encoding(task));
+    let solver = match task.solver {
+        SolverChoice::Builtin(name) => Some(*name),
+        SolverChoice::Command(_) => None,
+    };
+    let asked = task
+        .encoding
+        .unwrap_or_else(|| EncodingKind::for_solver(task.metric, solver));
     if task.level.has_ice() && !asked.supports_ice() {
         (EncodingKind::Moves, Some(asked))
     } else {
         (asked, None)
-    }
-}
-
-/// The encoding `unroll` runs when none is named: for pushes, the one that proves the
-/// most with the solver (encodings/pushes.md, "Measurements"): the layers of `pushes`
-/// with varisat and with outside solvers, the walk of `pushes-path` with CaDiCaL in
-/// process.
-fn default_encoding(task: &Task) -> EncodingKind {
-    match (task.metric, task.solver) {
-        (Metric::Pushes, SolverChoice::Builtin(SolverName::Cadical)) => EncodingKind::PushesPath,
-        (metric, _) => EncodingKind::for_metric(metric),
     }
 }
 
@@ -99,13 +93,11 @@ fn solve(task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveEr
     let last = task.max_steps.unwrap_or(usize::MAX);
     let mut horizons = task.tuning.horizons.max(1);
     let lower_than_asked = lower > last;
-    if matches!(kind, EncodingKind::Pushes | EncodingKind::PushesPath) && !lower_than_asked {
+    if let Some(step) = known_step_size(kind, level, analysis)
+        && !lower_than_asked
+    {
         // Refused before the formula is built (but after the answer that needs none); the
         // step's size is known.
-        let step = match kind {
-            EncodingKind::PushesPath => path_step_size(level, analysis),
-            _ => layered_step_size(level, analysis),
-        };
         if let Some(refusal) = refusal(kind, lower, step, 0) {
             return Err(refusal);
         }
