@@ -394,23 +394,13 @@ enum Slot<'a> {
 }
 
 impl<'a> Relay<'a> {
-    /// The second finder of the `techniques`: without the charge for a change of box
-    /// and without PI-corral pruning but with the connectivity feature (the first
-    /// finder's order solves most levels, and this one others: with connectivity it
-    /// finds 11, 27 and 40 of XSokoban within the minute; without it, only 40).
+    /// The second finder of the `techniques` ([`Techniques::second_finder`]).
     fn new(techniques: Techniques, stop: Stop) -> Relay<'a> {
         Relay {
             slot: Mutex::new(Slot::Unmade),
             wanted: Stop::never(),
             stop,
-            techniques: Techniques {
-                switches: false,
-                pi_corrals: false,
-                connectivity: true,
-                // The macro search runs once, beside the plan core's plain search.
-                macros: false,
-                ..techniques
-            },
+            techniques: techniques.second_finder(),
             positions: AtomicU64::new(0),
         }
     }
