@@ -39,12 +39,29 @@ fn run_tuned(
     deadline: Option<Instant>,
     tuning: Tuning,
 ) -> Result<Outcome, SolveError> {
+    run_with(
+        name,
+        level,
+        (encoding, bound),
+        deadline,
+        (tuning, SolverChoice::default()),
+    )
+}
+
+/// [`run_tuned`] with the SAT `solver` too.
+fn run_with(
+    name: &str,
+    level: &Level,
+    (encoding, bound): (EncodingKind, usize),
+    deadline: Option<Instant>,
+    (tuning, solver): (Tuning, SolverChoice),
+) -> Result<Outcome, SolveError> {
     let engine = registry::by_name(name).expect("a registered engine");
     let request = Request {
         metric: encoding.metric(),
         prove: engine.about().optimal,
         encoding: engine.about().encodings.then_some(encoding),
-        solver: SolverChoice::default(),
+        solver,
         max_steps: Some(bound),
         tuning,
     };
@@ -233,6 +250,30 @@ fn path_pushes_encoding_agrees_on_none_within_a_small_bound() {
         extra_size: 0,
     };
     check_encoding(EncodingKind::PushesPath, 13, 200, 3, opts);
+}
+
+/// `unroll --solver cadical` takes the walk (`pushes-path`) by default: the same
+/// oracle with CaDiCaL in process, for both reachability encodings.
+#[cfg(feature = "cadical")]
+#[test]
+fn unroll_with_cadical_matches_push_bfs() {
+    use satsoko::sat::SolverName;
+    let opts = GenOptions {
+        max_boxes: 4,
+        wall_percent: 20,
+        ice_percent: 0,
+        extra_size: 2,
+    };
+    for (encoding, seed) in [(EncodingKind::PushesPath, 21), (EncodingKind::Pushes, 22)] {
+        let solve = |level: &Level, bound| {
+            let cadical = (
+                Tuning::default(),
+                SolverChoice::Builtin(SolverName::Cadical),
+            );
+            run_with("unroll", level, (encoding, bound), None, cadical)
+        };
+        check_engine(encoding, &solve, seed, 300, 16, opts);
+    }
 }
 
 #[test]
