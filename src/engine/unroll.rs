@@ -20,7 +20,7 @@ use crate::encode::{
 };
 use crate::game::{Metric, Plan};
 use crate::level::Level;
-use crate::sat::{Interrupt, Lit, SatBackend, SolveResult, SolverChoice};
+use crate::sat::{Interrupt, Lit, SatBackend, SolveResult, SolverChoice, Workload};
 
 /// The time-indexed formula of an encoding, unrolled one step more per bound.
 pub struct Unroll;
@@ -306,7 +306,8 @@ impl Horizon<'_> {
                 done.should_stop() || asking.load(Ordering::Relaxed) > ceiling.load(Ordering::Relaxed)
             })
         };
-        let mut backend = match self.task.solver.backend(Some(interrupt)) {
+        // Every bound below the optimum is a refutation, and the driver asks them all.
+        let mut backend = match (self.task.solver).backend_for(Some(interrupt), Workload::Refutations) {
             Ok(backend) => backend,
             Err(why) => {
                 let mut shared = lock();

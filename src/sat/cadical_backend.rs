@@ -6,7 +6,7 @@
 //! learns in conflict analysis, to the `learn` callback; counting those, when asked,
 //! gives the learned clauses (see [`Callbacks::learn`]).
 
-use super::{ClauseSink, Counter, Interrupt, Lit, SatBackend, SolveResult, SolverStats};
+use super::{ClauseSink, Counter, Interrupt, Lit, SatBackend, SolveResult, SolverStats, Workload};
 
 /// Tells CaDiCaL to stop once the interrupt answers true, and counts the learned
 /// clauses when asked to.
@@ -59,7 +59,18 @@ pub struct CadicalBackend {
 impl CadicalBackend {
     /// A new solver that gives up (answers Unknown) once `interrupt` answers true.
     pub fn new(interrupt: Option<Interrupt>) -> CadicalBackend {
-        let mut solver = cadical::Solver::new();
+        CadicalBackend::for_workload(interrupt, Workload::Mixed)
+    }
+
+    /// [`CadicalBackend::new`] in the configuration for the `workload`: CaDiCaL's
+    /// `unsat` for [`Workload::Refutations`], its defaults otherwise.
+    pub fn for_workload(interrupt: Option<Interrupt>, workload: Workload) -> CadicalBackend {
+        let mut solver = match workload {
+            Workload::Mixed => cadical::Solver::new(),
+            Workload::Refutations => {
+                cadical::Solver::with_config("unsat").expect("CaDiCaL has an `unsat` configuration")
+            }
+        };
         solver.set_callbacks(Some(Callbacks {
             interrupt,
             counting: false,
@@ -172,6 +183,15 @@ mod tests {
         assert!(counting.learned().unwrap() > 0);
         // Learned clauses are not conflicts here: no conflicts reported.
         assert_eq!(counting.stats().conflicts, None);
+    }
+
+    #[test]
+    fn the_configuration_for_refutations_answers_as_the_default_does() {
+        let mut tuned = CadicalBackend::for_workload(None, Workload::Refutations);
+        crate::sat::conformance::incremental_assumptions(&mut tuned);
+        let mut tuned = CadicalBackend::for_workload(None, Workload::Refutations);
+        crate::sat::cnf::tests::pigeonhole(&mut tuned, 6, 5);
+        assert_eq!(tuned.solve(&[]), SolveResult::Unsat);
     }
 
     #[test]
