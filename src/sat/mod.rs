@@ -234,10 +234,9 @@ impl Counter {
 pub type Interrupt = Arc<dyn Fn() -> bool + Send + Sync>;
 
 /// What a backend will mostly be asked, for solvers whose options are set by it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Workload {
     /// Any mix of questions: the solver's own defaults.
-    #[default]
     Mixed,
     /// Mostly refutations, one formula asked again and again at a growing bound, as
     /// the time-indexed driver asks every bound below the optimum: CaDiCaL runs its

@@ -719,6 +719,10 @@ mod tests {
     use crate::engine::push_search::on_task;
     use std::time::Instant;
 
+    /// Two boxes to push round corners onto their goals: the level of the portfolio's
+    /// tests.
+    const TWO_BOXES: &str = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+
     #[test]
     fn the_default_is_every_technique_but_three() {
         let flags = Techniques::DEFAULT.flags();
@@ -800,7 +804,7 @@ mod tests {
 
     #[test]
     fn the_macro_searches_join_the_portfolio_unless_switched_off_or_on_ice() {
-        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        let text = TWO_BOXES;
         let members = |techniques: Techniques, text: &str| {
             let mut count = 0;
             on_task(text, |task| {
@@ -845,7 +849,7 @@ mod tests {
 
     #[test]
     fn the_finder_alone_runs_the_second_finders_search_too_unless_switched_off() {
-        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        let text = TWO_BOXES;
         let no_second = Techniques {
             second: false,
             ..Techniques::DEFAULT
@@ -905,7 +909,7 @@ mod tests {
 
     #[test]
     fn a_macro_plan_held_for_the_grace_survives_a_stop_and_yields_to_a_shorter_plan() {
-        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        let text = TWO_BOXES;
         let on = Techniques {
             macros: true,
             ..Techniques::DEFAULT
@@ -936,7 +940,7 @@ mod tests {
     fn a_macro_plan_answered_at_once_leaves_the_push_searches_after_a_shorter_one() {
         // Two boxes, each pushed round a corner: the macro search's plan may take them
         // in an order that costs pushes, and the push searches go on below it.
-        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        let text = TWO_BOXES;
         on_task(text, |task| {
             let mut finder =
                 PlanFinder::new(task, &Techniques::DEFAULT, task.tuning.memory, &Stop::never());
@@ -963,7 +967,7 @@ mod tests {
 
     #[test]
     fn a_stopped_finder_goes_on_from_where_it_stopped() {
-        let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
+        let text = TWO_BOXES;
         on_task(text, |task| {
             let (whole, _) = find_plan(task, &Techniques::ALL, &Stop::never());
             assert!(matches!(whole, SearchAnswer::Plan(_)));
