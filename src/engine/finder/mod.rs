@@ -389,7 +389,7 @@ pub struct PlanFinder<'a> {
     slice: usize,
     /// The answer of the last search to give up.
     last: SearchAnswer,
-    /// Positions stored and expanded by searches already given up and released.
+    /// Positions stored by searches already given up and released.
     released: FinderStats,
     /// The bytes one stored position is counted at.
     per_position: usize,
@@ -620,7 +620,7 @@ impl<'a> PlanFinder<'a> {
         FinderStats {
             positions: self.released.positions
                 + searches.iter().map(|s| s.positions() as u64).sum::<u64>(),
-            expanded: self.released.expanded + searches.iter().map(|s| s.expanded()).sum::<u64>(),
+            expanded: searches.iter().map(|s| s.expanded()).sum::<u64>(),
         }
     }
 }
@@ -635,8 +635,9 @@ fn retire(
     released: &mut FinderStats,
 ) -> usize {
     let k = running.remove(i);
+    // Releasing drops a search's positions but not its count of expansions, which
+    // [`PlanFinder::stats`] reads off every search.
     released.positions += searches[k].positions() as u64;
-    released.expanded += searches[k].expanded();
     let freed = searches[k].release();
     share_out(searches, running, freed);
     freed
@@ -902,8 +903,11 @@ mod tests {
                     .all(|s| s.allowed() == 0 && s.positions() == 0)
             );
             assert_eq!(finder.last_share, 2 * share);
-            // Their positions are still counted.
+            // Their positions are still counted, and their expansions once each.
             assert!(finder.stats().positions > 0);
+            let expanded: u64 = searches.iter().map(|s| s.expanded()).sum();
+            assert!(expanded > 0);
+            assert_eq!(finder.stats().expanded, expanded);
         });
     }
 
