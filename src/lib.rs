@@ -7,6 +7,10 @@
 //! layer; [`encode`] turns a level into time-indexed CNF and models back into plans;
 //! [`engine`] holds the engines behind one contract; [`cli`] is the only layer that
 //! talks to a person.
+//!
+//! The API documentation is for contributors (`cargo doc --document-private-items`),
+//! so public items may link to the private ones that implement them.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod analysis;
 pub mod binairo;

@@ -31,7 +31,7 @@ pub struct PairTable {
     /// which the searches make for every pair of boxes of every successor, needs no
     /// binary search.
     index: Vec<u32>,
-    /// `cost[i * live.len() + j]` for i < j: pushes for boxes on live[i] and live[j],
+    /// `cost[i * live.len() + j]` for i < j: pushes for boxes on `live[i]` and `live[j]`,
     /// `UNREACHABLE` when no two goals can ever be reached.
     cost: Vec<u32>,
     /// `(a, b, m)`: boxes on a and b can never both reach goals when the player is on

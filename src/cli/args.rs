@@ -1,4 +1,8 @@
 //! Command-line arguments.
+//!
+//! The doc comments of the arguments are clap's help text, read in a terminal, where
+//! `<file stem>` is a placeholder, not an HTML tag.
+#![allow(rustdoc::invalid_html_tags)]
 
 use std::path::PathBuf;
 

@@ -29,7 +29,7 @@ pub enum Reached {
 
 /// Asks for the fewest pushes, from `min` up to `max` in steps of `step`, that take
 /// `start` (a level whose position is the one to start from) to `target`, in a formula
-/// of at most [`QUESTION_BUDGET`](crate::encode::QUESTION_BUDGET) variables and clauses. The formula's analysis is
+/// of at most [`QUESTION_BUDGET`] variables and clauses. The formula's analysis is
 /// `task`'s, without the matching potential (a target off the goals allows none).
 pub fn fewest_pushes(
     task: &Task,

@@ -4,7 +4,7 @@
 //! The crate reports no conflicts or decisions (CaDiCaL keeps them, but the crate's C
 //! interface has no call that reads them). What it does pass on is every clause CaDiCaL
 //! learns in conflict analysis, to the `learn` callback; counting those, when asked,
-//! gives the learned clauses (see [`Callbacks::learn`]).
+//! gives the learned clauses (see `Callbacks::learn`).
 
 use super::{ClauseSink, Counter, Interrupt, Lit, SatBackend, SolveResult, SolverStats, Workload};
 
@@ -21,7 +21,7 @@ impl cadical::Callbacks for Callbacks {
         self.interrupt.as_ref().is_some_and(|stop| stop())
     }
 
-    /// Clauses up to this length go to [`Callbacks::learn`]: every one when counting,
+    /// Clauses up to this length go to `learn`: every one when counting,
     /// none otherwise (CaDiCaL copies each clause passed on, literal by literal; with 0
     /// it passes on only the empty clause).
     fn max_length(&self) -> i32 {

@@ -1,4 +1,4 @@
-//! One search of the plan finder: positions in an [`Arena`], each stored once, waiting
+//! One search of the plan finder: positions in an [`Arena`](crate::engine::push_search::Arena), each stored once, waiting
 //! in a [`Frontier`] by their features, expanded a slice at a time (so that several
 //! searches can share a core).
 
