@@ -148,25 +148,26 @@ fn encode_names_variables_and_writes_batches() {
     assert_eq!(out.status.code(), Some(1), "a range needs --out-dir");
     let out = satsoko(&["encode", &file, "--level", "1", "--steps", "0", "--dimspec"]);
     assert_eq!(out.status.code(), Some(2), "DIMSPEC has no bound");
-    let out = satsoko(&["encode", &file, "--level", "1", "--dimspec"]);
+    let dimspec = |encoding: &str| {
+        let args = ["encode", &file, "--level", "1", "--dimspec"];
+        satsoko(&[&args[..], &["--encoding", encoding]].concat())
+    };
+    let out = dimspec("pushes-lazy");
     assert_eq!(
         out.status.code(),
         Some(1),
-        "DIMSPEC is for the moves encoding only"
+        "DIMSPEC is for time-uniform encodings"
     );
-    let out = satsoko(&[
-        "encode",
-        &file,
-        "--level",
-        "1",
-        "--dimspec",
-        "--encoding",
-        "moves",
-    ]);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
-    for section in ["i cnf", "u cnf", "g cnf", "t cnf"] {
-        assert!(text.lines().any(|l| l.starts_with(section)), "{section}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("moves and pushes encodings only"), "{err}");
+    for encoding in ["moves", "pushes"] {
+        let out = dimspec(encoding);
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(&format!("c DIMSPEC of the {encoding} encoding")));
+        for section in ["i cnf", "u cnf", "g cnf", "t cnf"] {
+            assert!(text.lines().any(|l| l.starts_with(section)), "{section}");
+        }
     }
 }
 

@@ -322,6 +322,88 @@ fn pushes_encoding_matches_push_bfs_up_to_four_boxes() {
     check_encoding(EncodingKind::Pushes, 10, 150, 14, opts);
 }
 
+/// The DIMSPEC form of `encoding`, unrolled as incplan does: on generated levels the
+/// first satisfiable k up to `bound` is the brute-force optimum, and none is
+/// satisfiable when there is no plan within `bound` (a level the analysis proves
+/// unsolvable is refused, and the search must agree).
+fn check_dimspec(encoding: EncodingKind, seed: u64, count: usize, bound: usize, opts: GenOptions) {
+    use satsoko::encode::dimspec;
+    use satsoko::sat::{ClauseSink, SatBackend, SolveResult, VarisatBackend};
+    let satisfiable = |spec: &str, k: usize| {
+        let cnf = dimspec::unroll(spec, k).expect("our DIMSPEC unrolls");
+        let mut solver = VarisatBackend::new();
+        for _ in 0..cnf.variables() {
+            solver.new_var();
+        }
+        for clause in &cnf.clauses {
+            solver.add_clause(clause);
+        }
+        solver.solve(&[]) == SolveResult::Sat
+    };
+    let mut rng = Rng::new(seed);
+    let (mut solved, mut checked) = (0, 0);
+    while checked < count {
+        let Some(text) = random_level(&mut rng, opts) else {
+            continue;
+        };
+        let level = parse_xsb("generated", &text).unwrap().remove(0);
+        let search = |b| match encoding {
+            EncodingKind::Moves => shortest_moves(&level, b, STATES),
+            _ => shortest_pushes(&level, b, STATES),
+        };
+        let oracle = search(bound);
+        if oracle == SearchResult::TooLarge {
+            continue;
+        }
+        checked += 1;
+        let spec = match dimspec::write(&level, encoding, &[]) {
+            Ok(spec) => spec,
+            Err(why) => {
+                // A proof of unsolvability must never meet a solution, at any depth.
+                assert!(why.contains("unsolvable"), "{why}\n{text}");
+                let deep = search(usize::MAX);
+                assert!(
+                    matches!(deep, SearchResult::Unsolvable | SearchResult::TooLarge),
+                    "{why}, but BFS found {deep:?} on\n{text}"
+                );
+                continue;
+            }
+        };
+        let first = (0..=bound).find(|&k| satisfiable(&spec, k));
+        match oracle {
+            SearchResult::Optimal(best) => {
+                assert_eq!(first, Some(best), "DIMSPEC disagrees with BFS on\n{text}");
+                solved += 1;
+            }
+            _ => assert_eq!(first, None, "DIMSPEC finds a plan BFS does not on\n{text}"),
+        }
+    }
+    eprintln!("{encoding} DIMSPEC: {checked} levels, {solved} solved");
+    assert!(solved >= count / 5, "too few solvable levels: {solved}");
+}
+
+#[test]
+fn pushes_dimspec_matches_push_bfs() {
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 15,
+        ice_percent: 0,
+        extra_size: 0,
+    };
+    check_dimspec(EncodingKind::Pushes, 21, 150, 10, opts);
+}
+
+#[test]
+fn moves_dimspec_matches_bfs() {
+    let opts = GenOptions {
+        max_boxes: 2,
+        wall_percent: 15,
+        ice_percent: 0,
+        extra_size: 0,
+    };
+    check_dimspec(EncodingKind::Moves, 22, 100, 20, opts);
+}
+
 #[test]
 fn any_number_of_horizons_gives_the_optimum() {
     // The oracle tests above run the default two horizons. One grows k a bound at a

@@ -2,23 +2,50 @@
 //! variables of one step — initial state (`i`), universal (`u`, every step), goal (`g`),
 //! and transition (`t`, over 2V variables: step t as 1..V, step t+1 as V+1..2V).
 //!
-//! Needs a time-uniform encoding, so it is written from the `moves` encoding without its
-//! pruning by time and without the clauses that span three steps (detours); the first
-//! satisfiable k is still the optimum.
+//! Needs a time-uniform encoding, so it is written from a variant of the `moves` or the
+//! `pushes` encoding without their pruning by time and without the clauses that span
+//! three steps or count across steps; the first satisfiable k is still the optimum.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::EncodingKind;
 use super::moves::MovesEncoding;
+use super::pushes::PushesEncoding;
+use super::{Encoding, EncodingKind};
 use crate::analysis::Analysis;
-use crate::level::Level;
-use crate::sat::Lit;
+use crate::level::{Cell, Level};
 use crate::sat::dimacs::CnfBuffer;
+use crate::sat::{ClauseSink, Lit, Term};
 use crate::stop::Stop;
 
 /// Steps unrolled to read one generic transition off the clauses of step 2 → 3.
 const PROBE_STEP: usize = 2;
+
+/// An encoding whose steps all have the same variables.
+trait Uniform: Encoding {
+    /// The state variables of step t (the player's, then the boxes'), in a fixed order.
+    fn state_variables(&self, t: usize) -> Vec<Lit>;
+    /// `box_at(c, t)`.
+    fn box_term(&self, cell: Cell, t: usize) -> Term;
+}
+
+impl Uniform for MovesEncoding {
+    fn state_variables(&self, t: usize) -> Vec<Lit> {
+        MovesEncoding::state_variables(self, t)
+    }
+    fn box_term(&self, cell: Cell, t: usize) -> Term {
+        self.box_at(cell, t)
+    }
+}
+
+impl Uniform for PushesEncoding {
+    fn state_variables(&self, t: usize) -> Vec<Lit> {
+        PushesEncoding::state_variables(self, t)
+    }
+    fn box_term(&self, cell: Cell, t: usize) -> Term {
+        self.box_at(cell, t)
+    }
+}
 
 /// Writes the DIMSPEC text for `level`, with `header` as comment lines.
 pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<String, String> {
@@ -31,29 +58,48 @@ pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<Str
     if level.has_ice() {
         return Err("DIMSPEC is not written for levels with ice (use plain DIMACS)".into());
     }
-    if kind != EncodingKind::Moves {
-        return Err(format!(
-            "DIMSPEC is written for the moves encoding only; {kind} needs reachability inside \
-             a step, which its transition cannot express compactly (use plain DIMACS)"
-        ));
-    }
     let mut cnf = CnfBuffer::new();
-    let mut enc = MovesEncoding::new_uniform(level, &analysis, &mut cnf);
+    let mut enc: Box<dyn Uniform> = match kind {
+        EncodingKind::Moves => Box::new(MovesEncoding::new_uniform(level, &analysis, &mut cnf)),
+        EncodingKind::Pushes => Box::new(PushesEncoding::new_uniform(level, &analysis, &mut cnf)),
+        _ => {
+            return Err(format!(
+                "DIMSPEC is written for the moves and pushes encodings only; {kind} is not \
+                 time-uniform (use plain DIMACS)"
+            ));
+        }
+    };
     let initial_clauses = cnf.clauses.len();
-    use super::Encoding;
     let mut ranges = Vec::new();
+    let mut created = Vec::new();
     for _ in 0..=PROBE_STEP {
-        let start = cnf.clauses.len();
+        let (first_var, first_clause) = (cnf.variables() + 1, cnf.clauses.len());
         enc.add_step(&mut cnf, &Stop::never())
             .expect("never stopped");
-        ranges.push(start..cnf.clauses.len());
+        ranges.push(first_clause..cnf.clauses.len());
+        created.push(first_var..cnf.variables() + 1);
     }
 
+    // The variables of step t: its state, then those its step made that are not the
+    // next step's state (actions and auxiliary variables), in the order they were made.
+    let step_variables = |t: usize| -> Vec<Lit> {
+        let mut vars = enc.state_variables(t);
+        if let Some(made) = created.get(t) {
+            let next: std::collections::HashSet<u32> =
+                enc.state_variables(t + 1).iter().map(|l| l.var()).collect();
+            vars.extend(
+                made.clone()
+                    .filter(|v| !next.contains(v))
+                    .map(Lit::positive),
+            );
+        }
+        vars
+    };
     // Variable -> (step, index within the step).
     let mut place: HashMap<u32, (usize, usize)> = HashMap::new();
     let mut size = None;
     for t in 0..=PROBE_STEP + 1 {
-        let vars = enc.step_variables(t);
+        let vars = step_variables(t);
         if t <= PROBE_STEP {
             if size.is_some_and(|s| s != vars.len()) {
                 return Err("internal error: steps differ in size".into());
@@ -65,7 +111,7 @@ pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<Str
         }
     }
     let v = size.unwrap_or(0);
-    let state_vars = enc.step_variables(PROBE_STEP + 1).len(); // state only: no actions yet
+    let state_vars = enc.state_variables(PROBE_STEP + 1).len();
     let renumber = |l: Lit, base: usize| -> Result<i64, String> {
         let &(t, i) = place
             .get(&l.var())
@@ -74,6 +120,19 @@ pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<Str
         Ok(if l.is_positive() { n } else { -n })
     };
 
+    let initial: Vec<Vec<i64>> = cnf.clauses[..initial_clauses]
+        .iter()
+        .map(|c| c.iter().map(|&l| renumber(l, 0)).collect::<Result<_, _>>())
+        .collect::<Result<_, _>>()?;
+    // The start, as the initial section's unit clauses fix it.
+    let start: std::collections::HashSet<i64> = (initial.iter())
+        .filter_map(|c| match c.as_slice() {
+            [unit] => Some(*unit),
+            _ => None,
+        })
+        .collect();
+    // A literal of the transition renumbered to its own step.
+    let into_step = |l: i64| l.signum() * ((l.abs() - 1) % v.max(1) as i64 + 1);
     let mut universal = Vec::new();
     let mut transition = Vec::new();
     for clause in &cnf.clauses[ranges[PROBE_STEP].clone()] {
@@ -89,23 +148,24 @@ pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<Str
         let only_state = clause
             .iter()
             .all(|l| place.get(&l.var()).is_some_and(|&(_, i)| i < state_vars));
+        // A clause the step writes over step t+1 alone is numbered as step t+1 of
+        // the transition. One over one step's state is universal, held at every step,
+        // when the start satisfies it too; otherwise (true only once a push was made)
+        // it stays in the transition into that state.
+        let one_state = lo == hi && only_state;
         let lits: Vec<i64> = clause
             .iter()
-            .map(|&l| renumber(l, lo))
+            .map(|&l| renumber(l, if hi > PROBE_STEP { PROBE_STEP } else { lo }))
             .collect::<Result<_, _>>()?;
-        if lo == hi && only_state {
-            universal.push(lits);
+        if one_state && lits.iter().any(|l| start.contains(&into_step(*l))) {
+            universal.push(lits.iter().map(|&l| into_step(l)).collect());
         } else {
             transition.push(lits);
         }
     }
-    let initial: Vec<Vec<i64>> = cnf.clauses[..initial_clauses]
-        .iter()
-        .map(|c| c.iter().map(|&l| renumber(l, 0)).collect::<Result<_, _>>())
-        .collect::<Result<_, _>>()?;
     let goal: Vec<Vec<i64>> = level
         .goal_cells()
-        .filter_map(|g| enc.box_at(g, 0).lit())
+        .filter_map(|g| enc.box_term(g, 0).lit())
         .map(|l| renumber(l, 0).map(|n| vec![n]))
         .collect::<Result<_, _>>()?;
 
@@ -115,7 +175,7 @@ pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<Str
     }
     let _ = writeln!(
         out,
-        "c DIMSPEC of the moves encoding (time-uniform, see encodings/moves.md)"
+        "c DIMSPEC of the {kind} encoding (time-uniform, see encodings/{kind}.md)"
     );
     let _ = writeln!(
         out,
@@ -123,17 +183,17 @@ pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<Str
         v + 1,
         2 * v
     );
-    let mut names: Vec<(usize, String)> = enc
-        .variable_names()
-        .into_iter()
-        .filter_map(|(var, name)| match place.get(&var) {
-            Some(&(0, i)) => Some((i + 1, name.replace(" t0", ""))),
-            _ => None,
-        })
-        .collect();
-    names.sort();
-    for (index, name) in names {
-        let _ = writeln!(out, "c var {index} {name}");
+    let mut names: Vec<Option<String>> = vec![None; v];
+    for (var, name) in enc.variable_names() {
+        if let Some(&(0, i)) = place.get(&var) {
+            names[i] = Some(name.replace(" t0", ""));
+        }
+    }
+    for (i, name) in names.into_iter().enumerate() {
+        let name = name
+            .as_deref()
+            .unwrap_or("aux (at-most-one ladder or reachability layer)");
+        let _ = writeln!(out, "c var {} {name}", i + 1);
     }
     for (tag, vars, clauses) in [
         ("i", v, &initial),
@@ -152,69 +212,136 @@ pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<Str
     Ok(out)
 }
 
+/// Unrolls DIMSPEC `text` to `k` steps as incplan does: `i` at step 0, `u` at every
+/// step 0..=k, `t` between each step and the next, `g` at step k, step t's variables
+/// numbered from t·V + 1. Fails on text that is not DIMSPEC, naming the line.
+pub fn unroll(text: &str, k: usize) -> Result<CnfBuffer, String> {
+    let mut sections: HashMap<char, (u32, Vec<Vec<i64>>)> = HashMap::new();
+    let mut current = None;
+    for (number, line) in text.lines().enumerate() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let bad = |why: &str| format!("line {}: {why}", number + 1);
+        match words.as_slice() {
+            [] => continue,
+            [c, ..] if c.starts_with('c') => continue,
+            [tag, "cnf", vars, _] => {
+                let tag = tag.chars().next().filter(|t| "iugt".contains(*t));
+                let tag = tag.ok_or_else(|| bad("a section is i, u, g or t"))?;
+                let vars = vars
+                    .parse()
+                    .map_err(|_| bad("the variable count is a number"))?;
+                sections.insert(tag, (vars, Vec::new()));
+                current = Some(tag);
+            }
+            _ => {
+                let tag = current.ok_or_else(|| bad("a clause before any section"))?;
+                let lits: Vec<i64> = (words.iter().map(|w| w.parse::<i64>()))
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| bad("a clause is numbers"))?;
+                let clause = lits.iter().copied().filter(|&x| x != 0).collect();
+                sections.get_mut(&tag).expect("filed").1.push(clause);
+            }
+        }
+    }
+    let section = |tag: char| sections.get(&tag).ok_or(format!("no {tag} section"));
+    let v = section('i')?.0;
+    let mut cnf = CnfBuffer::new();
+    for _ in 0..(v as u64) * (k as u64 + 1) {
+        cnf.new_var();
+    }
+    let mut add = |tag: char, t: usize| -> Result<(), String> {
+        for clause in &section(tag)?.1 {
+            let lits = clause.iter().map(|&l| {
+                let n = l.unsigned_abs() + v as u64 * t as u64;
+                let n = i32::try_from(n).map_err(|_| "too many variables".to_string())?;
+                Ok(Lit::from_dimacs(if l > 0 { n } else { -n }).expect("not 0"))
+            });
+            let lits: Vec<Lit> = lits.collect::<Result<_, String>>()?;
+            cnf.add_clause(&lits);
+        }
+        Ok(())
+    };
+    add('i', 0)?;
+    for t in 0..=k {
+        add('u', t)?;
+    }
+    for t in 0..k {
+        add('t', t)?;
+    }
+    add('g', k)?;
+    Ok(cnf)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::oracle::{SearchResult, shortest_moves, shortest_pushes};
     use crate::level::parse_xsb;
-    use crate::sat::{ClauseSink, SatBackend, SolveResult, VarisatBackend};
+    use crate::sat::{SatBackend, SolveResult, VarisatBackend};
 
-    /// Unrolls DIMSPEC text to k steps the way incplan does and solves it.
+    /// Solves `text` unrolled to k steps.
     fn solve_unrolled(text: &str, k: usize) -> SolveResult {
-        let mut sections: HashMap<String, (usize, Vec<Vec<i64>>)> = HashMap::new();
-        let mut current = String::new();
-        for line in text.lines().filter(|l| !l.starts_with('c')) {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            if words.len() == 4 && words[1] == "cnf" {
-                current = words[0].to_string();
-                sections.insert(current.clone(), (words[2].parse().unwrap(), Vec::new()));
-                continue;
-            }
-            let lits: Vec<i64> = words
-                .iter()
-                .map(|w| w.parse().unwrap())
-                .filter(|&x| x != 0)
-                .collect();
-            sections.get_mut(&current).unwrap().1.push(lits);
-        }
-        let v = sections["i"].0 as i64;
+        let cnf = unroll(text, k).unwrap();
         let mut s = VarisatBackend::new();
-        for _ in 0..(v as usize) * (k + 1) {
+        for _ in 0..cnf.variables() {
             s.new_var();
         }
-        let at = |lit: i64, t: usize| {
-            let n = lit.abs() + v * t as i64;
-            Lit::from_dimacs(if lit > 0 { n } else { -n } as i32).unwrap()
-        };
-        let add = |clauses: &Vec<Vec<i64>>, t: usize, s: &mut VarisatBackend| {
-            for c in clauses {
-                let lits: Vec<Lit> = c.iter().map(|&l| at(l, t)).collect();
-                s.add_clause(&lits);
-            }
-        };
-        add(&sections["i"].1, 0, &mut s);
-        for t in 0..=k {
-            add(&sections["u"].1, t, &mut s);
+        for clause in &cnf.clauses {
+            s.add_clause(clause);
         }
-        for t in 0..k {
-            add(&sections["t"].1, t, &mut s);
-        }
-        add(&sections["g"].1, k, &mut s);
         s.solve(&[])
+    }
+
+    /// The first k at which `spec` unrolled is satisfiable, if any up to `max`.
+    fn first_satisfiable(spec: &str, max: usize) -> Option<usize> {
+        (0..=max).find(|&k| solve_unrolled(spec, k) == SolveResult::Sat)
     }
 
     #[test]
     fn unrolled_dimspec_finds_the_optimum() {
-        // Optimal: 4 moves (walk down, push right twice... see the asserts).
         let text = "######\n#@   #\n# $ .#\n######\n";
         let level = parse_xsb("t", text).unwrap().remove(0);
         let spec = write(&level, EncodingKind::Moves, &[]).unwrap();
-        let best = match crate::engine::oracle::shortest_moves(&level, 20, 100_000) {
-            crate::engine::oracle::SearchResult::Optimal(m) => m,
-            r => panic!("{r:?}"),
+        let SearchResult::Optimal(best) = shortest_moves(&level, 20, 100_000) else {
+            panic!("solvable")
         };
-        for k in 0..best {
-            assert_eq!(solve_unrolled(&spec, k), SolveResult::Unsat, "k={k}");
+        assert_eq!(first_satisfiable(&spec, best), Some(best));
+    }
+
+    #[test]
+    fn unrolled_pushes_dimspec_finds_the_push_optimum() {
+        // The player must walk round the first box to the second (reachability inside
+        // a step), and the boxes block each other's way.
+        let text = "########\n#@ $  .#\n#  ##  #\n# $  . #\n########\n";
+        let level = parse_xsb("t", text).unwrap().remove(0);
+        let spec = write(&level, EncodingKind::Pushes, &[]).unwrap();
+        assert!(spec.contains("c DIMSPEC of the pushes encoding"));
+        let SearchResult::Optimal(best) = shortest_pushes(&level, 30, 100_000) else {
+            panic!("solvable")
+        };
+        assert!(best >= 3);
+        assert_eq!(first_satisfiable(&spec, best), Some(best));
+    }
+
+    #[test]
+    fn encodings_that_are_not_time_uniform_are_refused() {
+        let level = parse_xsb("t", "#####\n#@$.#\n#####\n").unwrap().remove(0);
+        for kind in [EncodingKind::PushesLazy, EncodingKind::PushesPath] {
+            let err = write(&level, kind, &[]).unwrap_err();
+            assert!(err.contains("moves and pushes encodings only"), "{err}");
         }
-        assert_eq!(solve_unrolled(&spec, best), SolveResult::Sat);
+    }
+
+    #[test]
+    fn text_that_is_not_dimspec_is_refused_with_its_line() {
+        assert_eq!(
+            unroll("c hi\n1 2 0\n", 1).unwrap_err(),
+            "line 2: a clause before any section"
+        );
+        assert_eq!(
+            unroll("i cnf 2 1\n1 x 0\n", 1).unwrap_err(),
+            "line 2: a clause is numbers"
+        );
+        assert_eq!(unroll("i cnf 2 1\n1 0\n", 1).unwrap_err(), "no u section");
     }
 }

@@ -206,6 +206,37 @@ pub(crate) fn add_goal_clauses(
     }
 }
 
+/// For a time-uniform variant (DIMSPEC): the start's player and box terms, with a
+/// variable fixed by a unit clause on every cell where `player_may` (`box_may`) holds
+/// and the start's constant elsewhere.
+pub(crate) fn start_as_variables(
+    sink: &mut dyn ClauseSink,
+    level: &Level,
+    player_may: impl Fn(usize) -> bool,
+    box_may: impl Fn(usize) -> bool,
+) -> (Vec<Term>, Vec<Term>) {
+    let mut row = |may: &dyn Fn(usize) -> bool, at_start: &dyn Fn(usize) -> bool| {
+        let term = |c| match may(c) {
+            true => {
+                let v = sink.new_var();
+                sink.add_clause(&[if at_start(c) { v } else { !v }]);
+                Term::Lit(v)
+            }
+            false => Term::Const(at_start(c)),
+        };
+        (0..level.cell_count()).map(term).collect::<Vec<Term>>()
+    };
+    let player = row(&player_may, &|c| c == level.player());
+    let boxes = row(&box_may, &|c| level.has_initial_box(c));
+    (player, boxes)
+}
+
+/// The state variables of one step in a fixed order: the player's cells, then the
+/// boxes', each in cell order.
+pub(crate) fn state_variables(player: &[Term], boxes: &[Term]) -> Vec<Lit> {
+    player.iter().chain(boxes).filter_map(|x| x.lit()).collect()
+}
+
 /// Names the variables of a per-step, per-cell table: `label rRcC tT`.
 pub(crate) fn name_cells(
     names: &mut Vec<(u32, String)>,

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells};
+use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells, start_as_variables};
 use crate::analysis::{Analysis, UNREACHABLE};
 use crate::game::{Move, Plan};
 use crate::level::{Cell, Direction, Level};
@@ -74,38 +74,17 @@ impl MovesEncoding {
     pub fn new_uniform(level: &Level, analysis: &Analysis, sink: &mut dyn ClauseSink) -> Self {
         let mut enc = MovesEncoding::new(level, analysis, sink);
         enc.uniform = true;
-        let n = level.cell_count();
-        for c in 0..n {
-            if enc.player_possible(c, 0) {
-                let v = sink.new_var();
-                enc.player[0][c] = v.into();
-                sink.add_clause(&[if c == level.player() { v } else { !v }]);
-            }
-        }
-        for c in 0..n {
-            if enc.region[c] && enc.box_possible(c, 0) {
-                let v = sink.new_var();
-                enc.boxes[0][c] = v.into();
-                sink.add_clause(&[if level.has_initial_box(c) { v } else { !v }]);
-            }
-        }
+        let box_may = |c| enc.region[c] && enc.box_possible(c, 0);
+        let (player, boxes) =
+            start_as_variables(sink, level, |c| enc.player_possible(c, 0), box_may);
+        (enc.player[0], enc.boxes[0]) = (player, boxes);
         enc
     }
 
-    /// The variables of step t in a fixed order: player, boxes, moves, pushes.
-    pub fn step_variables(&self, t: usize) -> Vec<Lit> {
-        let mut vars: Vec<Lit> = Vec::new();
-        vars.extend(self.player[t].iter().filter_map(|x| x.lit()));
-        vars.extend(self.boxes[t].iter().filter_map(|x| x.lit()));
-        for table in [&self.moves, &self.pushes] {
-            if let Some(row) = table.get(t) {
-                vars.extend(
-                    row.iter()
-                        .flat_map(|dirs| dirs.iter().filter_map(|x| x.lit())),
-                );
-            }
-        }
-        vars
+    /// The state variables of step t in a fixed order: the player's cells, then the
+    /// boxes', each in cell order.
+    pub fn state_variables(&self, t: usize) -> Vec<Lit> {
+        super::state_variables(&self.player[t], &self.boxes[t])
     }
 
     /// `player_at(c, t)`.

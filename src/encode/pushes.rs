@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use super::commute::{StepTerms, add_commutation};
 use super::potential::{POTENTIAL_SLACK, Potential, initial_potential};
 use super::walk_graph::WalkGraph;
-use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells};
+use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells, start_as_variables};
 use crate::analysis::{Analysis, UNREACHABLE, push_distances_from};
 use crate::game::{Region, plan_from_pushes};
 use crate::level::{Cell, Direction, Level};
@@ -98,6 +98,8 @@ pub struct PushesEncoding {
     /// `potential`.
     matching: Option<(Vec<Option<i64>>, Potential)>,
     goals: HashMap<usize, Lit>,
+    /// The time-uniform variant written as DIMSPEC (see [`PushesEncoding::new_uniform`]).
+    uniform: bool,
 }
 
 /// How many extensions of a path the search for the longest induced path may make
@@ -180,7 +182,29 @@ impl PushesEncoding {
                     )
                 }),
             goals: HashMap::new(),
+            uniform: false,
         }
+    }
+
+    /// The time-uniform variant for DIMSPEC (layered reachability): every step has the
+    /// same variables. Step 0 has a variable for every cell a box or the player may
+    /// ever be on (fixed by unit clauses), no cell is pruned by the pushes from the
+    /// start, and what spans more than two steps or counts pushes across steps is left
+    /// out: the potentials (and so the costly pairs) and the commuting pushes. All of
+    /// those only prune, so the first satisfiable k is still the optimum.
+    pub fn new_uniform(level: &Level, analysis: &Analysis, sink: &mut dyn ClauseSink) -> Self {
+        let mut enc = PushesEncoding::new(level, analysis, Reach::Layered);
+        enc.uniform = true;
+        let box_may = |c| enc.region[c] && enc.box_possible(c, 0);
+        let (player, boxes) = start_as_variables(sink, level, |c| enc.player_possible(c), box_may);
+        (enc.player[0], enc.boxes[0]) = (player, boxes);
+        enc
+    }
+
+    /// The state variables of step t in a fixed order: the player's cells, then the
+    /// boxes', each in cell order.
+    pub fn state_variables(&self, t: usize) -> Vec<Lit> {
+        super::state_variables(&self.player[t], &self.boxes[t])
     }
 
     /// `box_at(c, t)`.
@@ -215,8 +239,24 @@ impl PushesEncoding {
 
     /// Whether a box may be at `cell` at step t (some box can be pushed there in t).
     fn box_possible(&self, cell: Cell, t: usize) -> bool {
+        if self.uniform {
+            return self.live[cell];
+        }
         let d = self.pushes_from_start[cell];
         self.live[cell] && d != UNREACHABLE && d as usize <= t
+    }
+
+    /// In the time-uniform variant, whether the player may begin a step on `cell`:
+    /// its start, or a live cell a box can be pushed from (the player ends each push
+    /// on the cell the box left).
+    fn player_possible(&self, cell: Cell) -> bool {
+        let level = &self.level;
+        let pushable = |d: Direction| {
+            let (to, behind) = (level.neighbor(cell, d), level.neighbor(cell, d.opposite()));
+            !level.is_wall(behind) && self.live[to]
+        };
+        cell == level.player()
+            || (self.region[cell] && self.live[cell] && Direction::ALL.into_iter().any(pushable))
     }
 
     /// Adds the clauses of one cut at step t.
@@ -438,7 +478,12 @@ impl Encoding for PushesEncoding {
         }
         let next_player: Vec<Term> = (0..n)
             .map(|c| {
-                if pushes[c].iter().any(|p| !p.is_false()) {
+                let possible = if self.uniform {
+                    self.player_possible(c)
+                } else {
+                    pushes[c].iter().any(|p| !p.is_false())
+                };
+                if possible {
                     sink.new_var().into()
                 } else {
                     Term::FALSE
@@ -502,12 +547,14 @@ impl Encoding for PushesEncoding {
             sink.clause(&terms);
         }
 
-        let to_goal = &self.pushes_to_goal;
-        let changes = value_changes(level, &pushes, |c| to_goal[c] as i64);
-        self.potential.add_step(sink, &changes, true);
-        if let Some((phi, counter)) = &mut self.matching {
-            let changes = value_changes(level, &pushes, |c| phi[c].unwrap_or(0));
-            counter.add_step(sink, &changes, true);
+        if !self.uniform {
+            let to_goal = &self.pushes_to_goal;
+            let changes = value_changes(level, &pushes, |c| to_goal[c] as i64);
+            self.potential.add_step(sink, &changes, true);
+            if let Some((phi, counter)) = &mut self.matching {
+                let changes = value_changes(level, &pushes, |c| phi[c].unwrap_or(0));
+                counter.add_step(sink, &changes, true);
+            }
         }
 
         self.boxes.push(next_boxes);
@@ -574,7 +621,7 @@ impl Encoding for PushesEncoding {
                         }
                     }
                 }
-                if t >= 2 {
+                if t >= 2 && !self.uniform {
                     let step = |i: usize| StepTerms {
                         pushes: &self.pushes[i],
                         reach: &self.reach_last[i],
@@ -593,6 +640,10 @@ impl Encoding for PushesEncoding {
             return g;
         }
         assert!(k <= self.steps(), "goal asked beyond the encoded steps");
+        assert!(
+            !self.uniform,
+            "the time-uniform variant has its goal in DIMSPEC"
+        );
         let goal = sink.new_var();
         add_goal_clauses(
             sink,
