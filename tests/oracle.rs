@@ -394,6 +394,17 @@ fn pushes_dimspec_matches_push_bfs() {
 }
 
 #[test]
+fn path_pushes_dimspec_matches_push_bfs() {
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 15,
+        ice_percent: 0,
+        extra_size: 0,
+    };
+    check_dimspec(EncodingKind::PushesPath, 25, 150, 10, opts);
+}
+
+#[test]
 fn moves_dimspec_matches_bfs() {
     let opts = GenOptions {
         max_boxes: 2,

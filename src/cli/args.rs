@@ -118,7 +118,7 @@ pub struct EncodeArgs {
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
     /// Write the incremental DIMSPEC form (initial, universal, goal, transition) instead;
-    /// it has no bound (the moves and pushes encodings).
+    /// it has no bound (the moves, pushes and pushes-path encodings).
     #[arg(long, conflicts_with_all = ["steps", "out_dir"])]
     pub dimspec: bool,
     /// FILE holds Binairo puzzles: write the formula of puzzle `--level N`

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::moves::MovesEncoding;
-use super::pushes::PushesEncoding;
+use super::pushes::{PushesEncoding, Reach};
 use super::{Encoding, EncodingKind};
 use crate::analysis::Analysis;
 use crate::level::{Cell, Level};
@@ -47,8 +47,67 @@ impl Uniform for PushesEncoding {
     }
 }
 
+/// The four sections of a DIMSPEC form over the `variables` of one step (numbered from
+/// 1; in `transition`, the next step's from `variables + 1`).
+#[derive(Clone, Debug)]
+pub struct Spec {
+    /// Variables of one step.
+    pub variables: usize,
+    /// The start (`i`).
+    pub initial: Vec<Vec<i64>>,
+    /// Held at every step (`u`).
+    pub universal: Vec<Vec<i64>>,
+    /// The goal (`g`).
+    pub goal: Vec<Vec<i64>>,
+    /// One step to the next (`t`).
+    pub transition: Vec<Vec<i64>>,
+    /// Each variable's name (`aux` for ladders and inner layers), by index − 1.
+    pub names: Vec<String>,
+    /// The index of `box_at(c)` for each cell a box may be on.
+    pub boxes: Vec<(Cell, usize)>,
+}
+
 /// Writes the DIMSPEC text for `level`, with `header` as comment lines.
 pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<String, String> {
+    let spec = spec(level, kind)?;
+    let v = spec.variables;
+    let mut out = String::new();
+    for line in header {
+        let _ = writeln!(out, "c {line}");
+    }
+    let _ = writeln!(
+        out,
+        "c DIMSPEC of the {kind} encoding (time-uniform, see encodings/{kind}.md)"
+    );
+    let _ = writeln!(
+        out,
+        "c step variables 1..{v}; in t, step t+1 is {}..{}",
+        v + 1,
+        2 * v
+    );
+    for (i, name) in spec.names.iter().enumerate() {
+        let _ = writeln!(out, "c var {} {name}", i + 1);
+    }
+    for (tag, vars, clauses) in [
+        ("i", v, &spec.initial),
+        ("u", v, &spec.universal),
+        ("g", v, &spec.goal),
+        ("t", 2 * v, &spec.transition),
+    ] {
+        let _ = writeln!(out, "{tag} cnf {vars} {}", clauses.len());
+        for c in clauses.iter() {
+            for n in c {
+                let _ = write!(out, "{n} ");
+            }
+            out.push_str("0\n");
+        }
+    }
+    Ok(out)
+}
+
+/// The DIMSPEC form of `level` in `kind` (`moves` or `pushes`), read off three unrolled
+/// steps of its time-uniform variant.
+pub fn spec(level: &Level, kind: EncodingKind) -> Result<Spec, String> {
     let analysis = Analysis::new(level);
     if let Some(why) = &analysis.unsolvable {
         return Err(format!(
@@ -61,11 +120,19 @@ pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<Str
     let mut cnf = CnfBuffer::new();
     let mut enc: Box<dyn Uniform> = match kind {
         EncodingKind::Moves => Box::new(MovesEncoding::new_uniform(level, &analysis, &mut cnf)),
-        EncodingKind::Pushes => Box::new(PushesEncoding::new_uniform(level, &analysis, &mut cnf)),
+        EncodingKind::Pushes | EncodingKind::PushesPath => {
+            let reach = match kind {
+                EncodingKind::Pushes => Reach::Layered,
+                _ => Reach::Path,
+            };
+            Box::new(PushesEncoding::new_uniform(
+                level, &analysis, reach, &mut cnf,
+            ))
+        }
         _ => {
             return Err(format!(
-                "DIMSPEC is written for the moves and pushes encodings only; {kind} is not \
-                 time-uniform (use plain DIMACS)"
+                "DIMSPEC is written for the moves, pushes and pushes-path encodings only; \
+                 {kind} learns its cuts model by model (use plain DIMACS)"
             ));
         }
     };
@@ -169,47 +236,26 @@ pub fn write(level: &Level, kind: EncodingKind, header: &[String]) -> Result<Str
         .map(|l| renumber(l, 0).map(|n| vec![n]))
         .collect::<Result<_, _>>()?;
 
-    let mut out = String::new();
-    for line in header {
-        let _ = writeln!(out, "c {line}");
-    }
-    let _ = writeln!(
-        out,
-        "c DIMSPEC of the {kind} encoding (time-uniform, see encodings/{kind}.md)"
-    );
-    let _ = writeln!(
-        out,
-        "c step variables 1..{v}; in t, step t+1 is {}..{}",
-        v + 1,
-        2 * v
-    );
-    let mut names: Vec<Option<String>> = vec![None; v];
+    let mut names =
+        vec![String::from("aux (at-most-one ladder, reachability layer or walk count)"); v];
     for (var, name) in enc.variable_names() {
         if let Some(&(0, i)) = place.get(&var) {
-            names[i] = Some(name.replace(" t0", ""));
+            names[i] = name.replace(" t0", "");
         }
     }
-    for (i, name) in names.into_iter().enumerate() {
-        let name = name
-            .as_deref()
-            .unwrap_or("aux (at-most-one ladder or reachability layer)");
-        let _ = writeln!(out, "c var {} {name}", i + 1);
-    }
-    for (tag, vars, clauses) in [
-        ("i", v, &initial),
-        ("u", v, &universal),
-        ("g", v, &goal),
-        ("t", 2 * v, &transition),
-    ] {
-        let _ = writeln!(out, "{tag} cnf {vars} {}", clauses.len());
-        for c in clauses.iter() {
-            for n in c {
-                let _ = write!(out, "{n} ");
-            }
-            out.push_str("0\n");
-        }
-    }
-    Ok(out)
+    let boxes = (0..level.cell_count())
+        .filter_map(|c| enc.box_term(c, 0).lit().map(|l| (c, l)))
+        .filter_map(|(c, l)| place.get(&l.var()).map(|&(_, i)| (c, i + 1)))
+        .collect();
+    Ok(Spec {
+        variables: v,
+        initial,
+        universal,
+        goal,
+        transition,
+        names,
+        boxes,
+    })
 }
 
 /// Unrolls DIMSPEC `text` to `k` steps as incplan does: `i` at step 0, `u` at every
@@ -324,12 +370,10 @@ mod tests {
     }
 
     #[test]
-    fn encodings_that_are_not_time_uniform_are_refused() {
+    fn the_lazy_encoding_is_refused() {
         let level = parse_xsb("t", "#####\n#@$.#\n#####\n").unwrap().remove(0);
-        for kind in [EncodingKind::PushesLazy, EncodingKind::PushesPath] {
-            let err = write(&level, kind, &[]).unwrap_err();
-            assert!(err.contains("moves and pushes encodings only"), "{err}");
-        }
+        let err = write(&level, EncodingKind::PushesLazy, &[]).unwrap_err();
+        assert!(err.contains("pushes-path encodings only"), "{err}");
     }
 
     #[test]

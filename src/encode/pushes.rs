@@ -192,8 +192,14 @@ impl PushesEncoding {
     /// start, and what spans more than two steps or counts pushes across steps is left
     /// out: the potentials (and so the costly pairs) and the commuting pushes. All of
     /// those only prune, so the first satisfiable k is still the optimum.
-    pub fn new_uniform(level: &Level, analysis: &Analysis, sink: &mut dyn ClauseSink) -> Self {
-        let mut enc = PushesEncoding::new(level, analysis, Reach::Layered);
+    pub fn new_uniform(
+        level: &Level,
+        analysis: &Analysis,
+        reach: Reach,
+        sink: &mut dyn ClauseSink,
+    ) -> Self {
+        assert!(reach != Reach::Lazy, "lazy cuts are learned per model");
+        let mut enc = PushesEncoding::new(level, analysis, reach);
         enc.uniform = true;
         let box_may = |c| enc.region[c] && enc.box_possible(c, 0);
         let (player, boxes) = start_as_variables(sink, level, |c| enc.player_possible(c), box_may);
