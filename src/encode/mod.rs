@@ -3,6 +3,7 @@
 
 pub mod commute;
 pub mod dimspec;
+pub mod double_ended;
 pub mod formula;
 pub mod ice_moves;
 pub mod moves;
