@@ -3,7 +3,6 @@
 
 pub mod commute;
 pub mod dimspec;
-pub mod double_ended;
 pub mod formula;
 pub mod ice_moves;
 pub mod moves;
