@@ -206,6 +206,10 @@ techniques! {
     /// can push into it, as the push searches' second member does push by push
     /// (`pi-macros`).
     pi_macros = "pi-macros",
+    /// Where the search by a plan with bases keeps the older selection, run it a
+    /// second time under FESS's, in the finder alone (`bases-both-turns`): the two
+    /// selections solve different levels.
+    bases_both_turns = "bases-both-turns",
 }
 
 impl Techniques {
@@ -415,30 +419,33 @@ impl<'a> PlanFinder<'a> {
         memory: usize,
         stop: &Stop,
     ) -> PlanFinder<'a> {
-        Self::with_second(task, techniques, false, memory, stop)
+        Self::with_members(task, techniques, false, memory, stop)
     }
 
     /// The portfolio of [`PlanFinder::new`] with, when `techniques.second` is on, the
     /// second finder's search among its members: for the finder on a core of its
-    /// own, where `anytime` would run that search on its other core.
+    /// own, where `anytime` would run that search on its other core. With
+    /// `bases-both-turns` it also runs the search by the plan with bases under FESS's
+    /// selection beside the one under the older selection (measured for the finder
+    /// alone, not yet under `anytime`).
     pub fn alone(
         task: &Task<'a>,
         techniques: &Techniques,
         memory: usize,
         stop: &Stop,
     ) -> PlanFinder<'a> {
-        Self::with_second(task, techniques, techniques.second, memory, stop)
+        Self::with_members(task, techniques, true, memory, stop)
     }
 
-    fn with_second(
+    fn with_members(
         task: &Task<'a>,
         techniques: &Techniques,
-        second: bool,
+        alone: bool,
         memory: usize,
         stop: &Stop,
     ) -> PlanFinder<'a> {
         let mut variants = techniques.searches();
-        if second {
+        if alone && techniques.second {
             variants.push(techniques.second_finder());
         }
         let boxes = task.level.box_cells().count();
@@ -453,26 +460,43 @@ impl<'a> PlanFinder<'a> {
             })
             .flatten();
         let pi = macros && techniques.pi_macros;
+        let twice = alone && techniques.bases_both_turns && !techniques.fess_turns_bases;
+        let plan_twice = plan.clone().filter(|_| twice);
         let members = variants.len()
             + usize::from(macros)
             + usize::from(plan.is_some())
+            + usize::from(plan_twice.is_some())
             + usize::from(pi);
         let share = memory / per_position / members;
         let limits = (share, task.max_steps);
         let push_search = |t| Search::new(level, analysis, t, limits, stop).map(Box::new);
         let pushes = (variants.into_iter()).map(|t| push_search(t).map(Member::Pushes));
+        let macro_search_as = |plan: Option<BasePlan>, techniques: Techniques| {
+            let how = (plan, &techniques);
+            MacroSearch::new(level, analysis, limits, how, stop).map(Box::new)
+        };
         let macro_search = |plan: Option<BasePlan>, pi: bool| {
             let techniques = Techniques {
                 pi_macros: pi,
                 ..techniques.for_macros(plan.is_some())
             };
-            let how = (plan, &techniques);
-            MacroSearch::new(level, analysis, limits, how, stop).map(Box::new)
+            macro_search_as(plan, techniques)
         };
         let macros = macros.then(|| macro_search(None, false).map(Member::Macros));
         let by_plan = plan.map(|plan| macro_search(Some(plan), false).map(Member::Macros));
         let with_pi = pi.then(|| macro_search(None, true).map(Member::Macros));
-        let searches = pushes.chain(macros).chain(by_plan).chain(with_pi).collect();
+        let fess_by_plan = plan_twice.map(|plan| {
+            let techniques = Techniques {
+                pi_macros: false,
+                fess_turns: true,
+                ..techniques.for_macros(true)
+            };
+            macro_search_as(Some(plan), techniques).map(Member::Macros)
+        });
+        let searches = (pushes.chain(macros).chain(by_plan))
+            .chain(with_pi)
+            .chain(fess_by_plan)
+            .collect();
         // A slice is shorter when an expansion is costly (its children and their
         // heuristic grow with the boxes), so that the searches still take turns: with a
         // thousand boxes a whole slice took minutes. Up to 64 boxes, as in every real
@@ -849,18 +873,53 @@ mod tests {
     }
 
     #[test]
+    fn the_search_by_a_plan_with_bases_runs_under_both_selections_unless_one_is_asked() {
+        on_task(TWO_BOXES, |task| {
+            let (memory, never) = (task.tuning.memory, Stop::never());
+            let count = |t: Techniques| {
+                let finder = PlanFinder::alone(task, &t, memory, &never);
+                finder.searches.as_ref().unwrap().len()
+            };
+            let d = Techniques::DEFAULT;
+            let once = Techniques {
+                bases_both_turns: false,
+                ..d
+            };
+            assert_eq!(count(d), count(once) + 1);
+            // Under FESS's selection alone, or without the plan, it runs once.
+            let fess = Techniques {
+                fess_turns_bases: true,
+                ..d
+            };
+            assert_eq!(count(fess), count(once));
+            let no_plan = |t: Techniques| Techniques { bases: false, ..t };
+            assert_eq!(count(no_plan(d)), count(no_plan(once)));
+            assert_eq!(count(no_plan(d)), count(once) - 1);
+            // Under `anytime` it runs once.
+            let shared = |t: Techniques| {
+                let finder = PlanFinder::new(task, &t, memory, &never);
+                finder.searches.as_ref().unwrap().len()
+            };
+            assert_eq!(shared(d), shared(once));
+        });
+    }
+
+    #[test]
     fn the_finder_alone_runs_the_second_finders_search_too_unless_switched_off() {
         let text = TWO_BOXES;
-        let no_second = Techniques {
-            second: false,
+        // The search by the plan with bases once, as under `anytime` (its second run
+        // in the finder alone has a test of its own).
+        let d = Techniques {
+            bases_both_turns: false,
             ..Techniques::DEFAULT
         };
+        let no_second = Techniques { second: false, ..d };
         on_task(text, |task| {
             let memory = task.tuning.memory;
             let never = Stop::never();
             let count = |f: PlanFinder| f.searches.as_ref().unwrap().len();
-            let shared = count(PlanFinder::new(task, &Techniques::DEFAULT, memory, &never));
-            let alone = PlanFinder::alone(task, &Techniques::DEFAULT, memory, &never);
+            let shared = count(PlanFinder::new(task, &d, memory, &never));
+            let alone = PlanFinder::alone(task, &d, memory, &never);
             // The push searches come first, the second finder's last of them.
             let searches = alone.searches.as_ref().unwrap();
             assert_eq!(searches.len(), shared + 1);
