@@ -13,6 +13,7 @@ use satsoko::engine::oracle::{SearchResult, shortest_moves, shortest_pushes};
 use satsoko::engine::{
     self, Incumbent, Outcome, Request, SolveError, Stop, Tuning, Verdict, registry,
 };
+use satsoko::game::Metric;
 use satsoko::level::{Level, parse_xsb};
 use satsoko::sat::SolverChoice;
 
@@ -95,6 +96,14 @@ fn check_encoding(encoding: EncodingKind, seed: u64, count: usize, bound: usize,
     check_engine(encoding, &solve, seed, count, bound, opts);
 }
 
+/// The brute-force search of `metric` on `level`, up to `bound`.
+fn oracle_search(level: &Level, metric: Metric, bound: usize) -> SearchResult {
+    match metric {
+        Metric::Moves => shortest_moves(level, bound, STATES),
+        Metric::Pushes => shortest_pushes(level, bound, STATES),
+    }
+}
+
 /// Checks `solve` (the driver on `encoding`, or the A* baseline with `Pushes`) against
 /// the brute-force search of the same metric.
 fn check_engine(
@@ -115,10 +124,7 @@ fn check_engine(
             .expect("generated levels parse")
             .remove(0);
         let outcome = solve(&level, bound).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let search = |b| match encoding {
-            EncodingKind::Moves => shortest_moves(&level, b, STATES),
-            _ => shortest_pushes(&level, b, STATES),
-        };
+        let search = |b| oracle_search(&level, encoding.metric(), b);
         let oracle = search(bound);
         checked += 1;
         match (&outcome.verdict, oracle) {
@@ -328,16 +334,11 @@ fn pushes_encoding_matches_push_bfs_up_to_four_boxes() {
 /// unsolvable is refused, and the search must agree).
 fn check_dimspec(encoding: EncodingKind, seed: u64, count: usize, bound: usize, opts: GenOptions) {
     use satsoko::encode::dimspec;
-    use satsoko::sat::{ClauseSink, SatBackend, SolveResult, VarisatBackend};
+    use satsoko::sat::{SatBackend, SolveResult, VarisatBackend};
     let satisfiable = |spec: &str, k: usize| {
-        let cnf = dimspec::unroll(spec, k).expect("our DIMSPEC unrolls");
         let mut solver = VarisatBackend::new();
-        for _ in 0..cnf.variables() {
-            solver.new_var();
-        }
-        for clause in &cnf.clauses {
-            solver.add_clause(clause);
-        }
+        let cnf = dimspec::unroll(spec, k).expect("our DIMSPEC unrolls");
+        cnf.add_to(&mut solver);
         solver.solve(&[]) == SolveResult::Sat
     };
     let mut rng = Rng::new(seed);
@@ -347,10 +348,7 @@ fn check_dimspec(encoding: EncodingKind, seed: u64, count: usize, bound: usize, 
             continue;
         };
         let level = parse_xsb("generated", &text).unwrap().remove(0);
-        let search = |b| match encoding {
-            EncodingKind::Moves => shortest_moves(&level, b, STATES),
-            _ => shortest_pushes(&level, b, STATES),
-        };
+        let search = |b| oracle_search(&level, encoding.metric(), b);
         let oracle = search(bound);
         if oracle == SearchResult::TooLarge {
             continue;

@@ -13,7 +13,7 @@ use super::moves::MovesEncoding;
 use super::pushes::{PushesEncoding, Reach};
 use super::{Encoding, EncodingKind};
 use crate::analysis::Analysis;
-use crate::level::{Cell, Level};
+use crate::level::Level;
 use crate::sat::dimacs::CnfBuffer;
 use crate::sat::{ClauseSink, Lit, Term};
 use crate::stop::Stop;
@@ -22,28 +22,15 @@ use crate::stop::Stop;
 const PROBE_STEP: usize = 2;
 
 /// An encoding whose steps all have the same variables.
-trait Uniform: Encoding {
-    /// The state variables of step t (the player's, then the boxes'), in a fixed order.
-    fn state_variables(&self, t: usize) -> Vec<Lit>;
-    /// `box_at(c, t)`.
-    fn box_term(&self, cell: Cell, t: usize) -> Term;
-}
+pub(crate) trait Uniform: Encoding {
+    /// The state of step t: the player's terms and the boxes', per cell.
+    fn state(&self, t: usize) -> (&[Term], &[Term]);
 
-impl Uniform for MovesEncoding {
+    /// The state variables of step t in a fixed order: the player's cells, then the
+    /// boxes', each in cell order.
     fn state_variables(&self, t: usize) -> Vec<Lit> {
-        MovesEncoding::state_variables(self, t)
-    }
-    fn box_term(&self, cell: Cell, t: usize) -> Term {
-        self.box_at(cell, t)
-    }
-}
-
-impl Uniform for PushesEncoding {
-    fn state_variables(&self, t: usize) -> Vec<Lit> {
-        PushesEncoding::state_variables(self, t)
-    }
-    fn box_term(&self, cell: Cell, t: usize) -> Term {
-        self.box_at(cell, t)
+        let (player, boxes) = self.state(t);
+        player.iter().chain(boxes).filter_map(|x| x.lit()).collect()
     }
 }
 
@@ -61,10 +48,9 @@ pub struct Spec {
     pub goal: Vec<Vec<i64>>,
     /// One step to the next (`t`).
     pub transition: Vec<Vec<i64>>,
-    /// Each variable's name (`aux` for ladders and inner layers), by index − 1.
+    /// Each variable's name (`aux` for ladders, inner layers and walk counts), by
+    /// index − 1.
     pub names: Vec<String>,
-    /// The index of `box_at(c)` for each cell a box may be on.
-    pub boxes: Vec<(Cell, usize)>,
 }
 
 /// Writes the DIMSPEC text for `level`, with `header` as comment lines.
@@ -232,7 +218,7 @@ pub fn spec(level: &Level, kind: EncodingKind) -> Result<Spec, String> {
     }
     let goal: Vec<Vec<i64>> = level
         .goal_cells()
-        .filter_map(|g| enc.box_term(g, 0).lit())
+        .filter_map(|g| enc.state(0).1[g].lit())
         .map(|l| renumber(l, 0).map(|n| vec![n]))
         .collect::<Result<_, _>>()?;
 
@@ -243,10 +229,6 @@ pub fn spec(level: &Level, kind: EncodingKind) -> Result<Spec, String> {
             names[i] = name.replace(" t0", "");
         }
     }
-    let boxes = (0..level.cell_count())
-        .filter_map(|c| enc.box_term(c, 0).lit().map(|l| (c, l)))
-        .filter_map(|(c, l)| place.get(&l.var()).map(|&(_, i)| (c, i + 1)))
-        .collect();
     Ok(Spec {
         variables: v,
         initial,
@@ -254,7 +236,6 @@ pub fn spec(level: &Level, kind: EncodingKind) -> Result<Spec, String> {
         goal,
         transition,
         names,
-        boxes,
     })
 }
 
@@ -327,14 +308,8 @@ mod tests {
 
     /// Solves `text` unrolled to k steps.
     fn solve_unrolled(text: &str, k: usize) -> SolveResult {
-        let cnf = unroll(text, k).unwrap();
         let mut s = VarisatBackend::new();
-        for _ in 0..cnf.variables() {
-            s.new_var();
-        }
-        for clause in &cnf.clauses {
-            s.add_clause(clause);
-        }
+        unroll(text, k).unwrap().add_to(&mut s);
         s.solve(&[])
     }
 

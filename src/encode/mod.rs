@@ -231,12 +231,6 @@ pub(crate) fn start_as_variables(
     (player, boxes)
 }
 
-/// The state variables of one step in a fixed order: the player's cells, then the
-/// boxes', each in cell order.
-pub(crate) fn state_variables(player: &[Term], boxes: &[Term]) -> Vec<Lit> {
-    player.iter().chain(boxes).filter_map(|x| x.lit()).collect()
-}
-
 /// Names the variables of a per-step, per-cell table: `label rRcC tT`.
 pub(crate) fn name_cells(
     names: &mut Vec<(u32, String)>,

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 
+use super::dimspec::Uniform;
 use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells, start_as_variables};
 use crate::analysis::{Analysis, UNREACHABLE};
 use crate::game::{Move, Plan};
@@ -81,12 +82,6 @@ impl MovesEncoding {
         enc
     }
 
-    /// The state variables of step t in a fixed order: the player's cells, then the
-    /// boxes', each in cell order.
-    pub fn state_variables(&self, t: usize) -> Vec<Lit> {
-        super::state_variables(&self.player[t], &self.boxes[t])
-    }
-
     /// `player_at(c, t)`.
     pub fn player_at(&self, cell: Cell, t: usize) -> Term {
         self.player[t][cell]
@@ -116,6 +111,12 @@ impl MovesEncoding {
         }
         let d = self.moves_to_box_at[cell];
         self.live[cell] && d != UNREACHABLE && d as usize <= t
+    }
+}
+
+impl Uniform for MovesEncoding {
+    fn state(&self, t: usize) -> (&[Term], &[Term]) {
+        (&self.player[t], &self.boxes[t])
     }
 }
 

@@ -19,6 +19,7 @@
 use std::collections::HashMap;
 
 use super::commute::{StepTerms, add_commutation};
+use super::dimspec::Uniform;
 use super::potential::{POTENTIAL_SLACK, Potential, initial_potential};
 use super::walk_graph::WalkGraph;
 use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells, start_as_variables};
@@ -186,8 +187,8 @@ impl PushesEncoding {
         }
     }
 
-    /// The time-uniform variant for DIMSPEC (layered reachability): every step has the
-    /// same variables. Step 0 has a variable for every cell a box or the player may
+    /// The time-uniform variant for DIMSPEC, with the layers or the walk of `reach`:
+    /// every step has the same variables. Step 0 has a variable for every cell a box or the player may
     /// ever be on (fixed by unit clauses), no cell is pruned by the pushes from the
     /// start, and what spans more than two steps or counts pushes across steps is left
     /// out: the potentials (and so the costly pairs) and the commuting pushes. All of
@@ -205,12 +206,6 @@ impl PushesEncoding {
         let (player, boxes) = start_as_variables(sink, level, |c| enc.player_possible(c), box_may);
         (enc.player[0], enc.boxes[0]) = (player, boxes);
         enc
-    }
-
-    /// The state variables of step t in a fixed order: the player's cells, then the
-    /// boxes', each in cell order.
-    pub fn state_variables(&self, t: usize) -> Vec<Lit> {
-        super::state_variables(&self.player[t], &self.boxes[t])
     }
 
     /// `box_at(c, t)`.
@@ -433,6 +428,12 @@ fn value_changes(
         }
     }
     changes
+}
+
+impl Uniform for PushesEncoding {
+    fn state(&self, t: usize) -> (&[Term], &[Term]) {
+        (&self.player[t], &self.boxes[t])
+    }
 }
 
 impl Encoding for PushesEncoding {

@@ -24,6 +24,17 @@ impl CnfBuffer {
         self.counter.variables
     }
 
+    /// Gives the formula to `sink` (a solver, say), whose variables must start at 1
+    /// as these do: its variables, then its clauses.
+    pub fn add_to(&self, sink: &mut dyn ClauseSink) {
+        for _ in 0..self.variables() {
+            sink.new_var();
+        }
+        for clause in &self.clauses {
+            sink.add_clause(clause);
+        }
+    }
+
     /// The formula in DIMACS CNF, `comments` first (each becomes a `c` line), then
     /// `extra` clauses after the collected ones (e.g. units for assumptions).
     pub fn to_dimacs(&self, comments: &[String], extra: &[Vec<Lit>]) -> String {

@@ -14,7 +14,6 @@ on the board, and the LURD plan is checked by `satsoko verify`: a plan it refuse
 reported as such, never counted. The makespan is the push count.
 """
 import collections
-import csv
 import os
 import re
 import subprocess
@@ -22,20 +21,11 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from levels import level_ids, write_rows  # noqa: E402  (docs/bench/levels.py)
+
 STEP = {'L': (0, -1), 'U': (-1, 0), 'R': (0, 1), 'D': (1, 0)}
 BOARD = set(' #@+$*.-_')
-
-
-def level_ids(satsoko, levels, wanted):
-    if wanted:
-        ids = []
-        for part in wanted.split(','):
-            first, _, last = part.partition('-')
-            ids += range(int(first), int(last or first) + 1)
-        return ids
-    run = subprocess.run([satsoko, 'solve', levels, '--engine', 'astar', '--timeout', '0.001',
-                          '--json'], capture_output=True, text=True)
-    return range(1, sum(line.startswith('{') for line in run.stdout.splitlines()) + 1)
 
 
 def boards(levels):
@@ -88,10 +78,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix='incplan-') as work:
         rows = run_levels((planner, extra), levels, timeout, satsoko, work,
                           args[4] if len(args) > 4 else None)
-    with open(out, 'w', newline='') as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_rows(out, rows)
 
 
 def run_levels(planner, levels, timeout, satsoko, work, wanted):

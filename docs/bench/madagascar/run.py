@@ -10,7 +10,6 @@ The satsoko binary is $SATSOKO (default: satsoko on the PATH). Madagascar's plan
 (moves and pushes of the IPC Sokoban domain) is turned into LURD and checked by
 `satsoko verify`; a plan it refuses is reported as such, never counted.
 """
-import csv
 import os
 import re
 import subprocess
@@ -18,20 +17,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from levels import level_ids, write_rows  # noqa: E402  (docs/bench/levels.py)
+
 DIRECTIONS = {'dir-left': 'l', 'dir-up': 'u', 'dir-right': 'r', 'dir-down': 'd'}
-
-
-def level_ids(satsoko, levels, wanted):
-    if wanted:
-        ids = []
-        for part in wanted.split(','):
-            first, _, last = part.partition('-')
-            ids += range(int(first), int(last or first) + 1)
-        return ids
-    # The collection's size: one JSON line per level from a solve that stops at once.
-    run = subprocess.run([satsoko, 'solve', levels, '--engine', 'astar', '--timeout', '0.001',
-                          '--json'], capture_output=True, text=True)
-    return range(1, sum(line.startswith('{') for line in run.stdout.splitlines()) + 1)
 
 
 def lurd(plan_file):
@@ -51,10 +40,7 @@ def main():
     satsoko = os.environ.get('SATSOKO', 'satsoko')
     with tempfile.TemporaryDirectory(prefix='madagascar-') as work:
         rows = run_levels(planner, levels, timeout, satsoko, work)
-    with open(out, 'w', newline='') as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_rows(out, rows)
 
 
 def run_levels(planner, levels, timeout, satsoko, work):

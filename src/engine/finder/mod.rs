@@ -471,28 +471,24 @@ impl<'a> PlanFinder<'a> {
         let limits = (share, task.max_steps);
         let push_search = |t| Search::new(level, analysis, t, limits, stop).map(Box::new);
         let pushes = (variants.into_iter()).map(|t| push_search(t).map(Member::Pushes));
-        let macro_search_as = |plan: Option<BasePlan>, techniques: Techniques| {
-            let how = (plan, &techniques);
-            MacroSearch::new(level, analysis, limits, how, stop).map(Box::new)
-        };
-        let macro_search = |plan: Option<BasePlan>, pi: bool| {
+        let macro_search = |plan: Option<BasePlan>, pi: bool, techniques: &Techniques| {
             let techniques = Techniques {
                 pi_macros: pi,
                 ..techniques.for_macros(plan.is_some())
             };
-            macro_search_as(plan, techniques)
+            let how = (plan, &techniques);
+            MacroSearch::new(level, analysis, limits, how, stop).map(Box::new)
         };
-        let macros = macros.then(|| macro_search(None, false).map(Member::Macros));
-        let by_plan = plan.map(|plan| macro_search(Some(plan), false).map(Member::Macros));
-        let with_pi = pi.then(|| macro_search(None, true).map(Member::Macros));
-        let fess_by_plan = plan_twice.map(|plan| {
-            let techniques = Techniques {
-                pi_macros: false,
-                fess_turns: true,
-                ..techniques.for_macros(true)
-            };
-            macro_search_as(Some(plan), techniques).map(Member::Macros)
-        });
+        let macros = macros.then(|| macro_search(None, false, techniques).map(Member::Macros));
+        let by_plan = (plan.map(|plan| macro_search(Some(plan), false, techniques)))
+            .map(|search| search.map(Member::Macros));
+        let with_pi = pi.then(|| macro_search(None, true, techniques).map(Member::Macros));
+        let fess = Techniques {
+            fess_turns_bases: true,
+            ..*techniques
+        };
+        let fess_by_plan = (plan_twice.map(|plan| macro_search(Some(plan), false, &fess)))
+            .map(|search| search.map(Member::Macros));
         let searches = (pushes.chain(macros).chain(by_plan))
             .chain(with_pi)
             .chain(fess_by_plan)
@@ -872,14 +868,16 @@ mod tests {
         assert_eq!(members(on, ice), 2);
     }
 
+    /// The searches of `finder`'s portfolio.
+    fn portfolio_size(finder: PlanFinder) -> usize {
+        finder.searches.as_ref().unwrap().len()
+    }
+
     #[test]
     fn the_search_by_a_plan_with_bases_runs_under_both_selections_unless_one_is_asked() {
         on_task(TWO_BOXES, |task| {
             let (memory, never) = (task.tuning.memory, Stop::never());
-            let count = |t: Techniques| {
-                let finder = PlanFinder::alone(task, &t, memory, &never);
-                finder.searches.as_ref().unwrap().len()
-            };
+            let count = |t: Techniques| portfolio_size(PlanFinder::alone(task, &t, memory, &never));
             let d = Techniques::DEFAULT;
             let once = Techniques {
                 bases_both_turns: false,
@@ -896,10 +894,7 @@ mod tests {
             assert_eq!(count(no_plan(d)), count(no_plan(once)));
             assert_eq!(count(no_plan(d)), count(once) - 1);
             // Under `anytime` it runs once.
-            let shared = |t: Techniques| {
-                let finder = PlanFinder::new(task, &t, memory, &never);
-                finder.searches.as_ref().unwrap().len()
-            };
+            let shared = |t: Techniques| portfolio_size(PlanFinder::new(task, &t, memory, &never));
             assert_eq!(shared(d), shared(once));
         });
     }
@@ -917,7 +912,7 @@ mod tests {
         on_task(text, |task| {
             let memory = task.tuning.memory;
             let never = Stop::never();
-            let count = |f: PlanFinder| f.searches.as_ref().unwrap().len();
+            let count = portfolio_size;
             let shared = count(PlanFinder::new(task, &d, memory, &never));
             let alone = PlanFinder::alone(task, &d, memory, &never);
             // The push searches come first, the second finder's last of them.
