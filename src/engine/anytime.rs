@@ -5,9 +5,11 @@
 //! it as the upper bound; then it asks the SAT solver to shorten the plan window by
 //! window ([`shorten`]), offering every shorter plan. The prover ([`Prover`], `pdr`)
 //! raises the proven lower bound as its search goes; after a head start it shares its
-//! core until the first plan with three planners, in turns: the finder's search with
-//! PI-corral pruning (the other half of its portfolio), the goal-by-goal planner
-//! ([`GoalByGoal`]) and a second finder in another order ([`plan_in_turns`]). When the
+//! core until the first plan with four planners, in turns: the finder's search with
+//! PI-corral pruning (the other half of its portfolio), its search by the plan with
+//! bases under FESS's selection (the plan core's runs under the older one), the
+//! goal-by-goal planner ([`GoalByGoal`]) and a second finder in another order
+//! ([`plan_in_turns`]). When the
 //! plain search fills its memory without a plan, the plan core takes the second finder
 //! over with that memory, from where its turns left it ([`Relay`]). A prover that fills
 //! its memory gives its core to a second shortener, which works on the same plan from
@@ -262,6 +264,12 @@ fn pi_finder_memory(task: &Task) -> usize {
     task.tuning.memory_share(1, 4)
 }
 
+/// The memory of the search by the plan with bases under FESS's selection on the
+/// proof core, an eighth of the request's: a macro search stores few positions.
+fn fess_finder_memory(task: &Task) -> usize {
+    task.tuning.memory_share(1, 8)
+}
+
 /// The proof side: `pdr` for [`HEAD_START`]; if that did not settle the level and no
 /// plan is on the board, `pdr` and the planners of [`plan_in_turns`] in turns until the
 /// first plan (or until they give up); then `pdr` alone, from where it stopped, until
@@ -357,6 +365,8 @@ enum Turn<'r, 'a> {
     ByGoals(Box<GoalByGoal>),
     /// The finder's search with PI-corral pruning.
     PiFinder(PlanFinder<'a>),
+    /// The search by the plan with bases under FESS's selection.
+    FessByPlan(PlanFinder<'a>),
     /// The second finder, while the plan core does not need it.
     Second(&'r Relay<'a>),
     /// `pdr` itself, which keeps its work from one turn to the next.
@@ -495,12 +505,16 @@ impl<'a> Relay<'a> {
 ///   returned (a plan of `pdr` is optimal, and not put on the board here);
 /// - the finder's search with PI-corral pruning (`pi`), the half of the portfolio
 ///   that does not run on the finder's core;
+/// - the finder's search by the plan with bases under FESS's selection
+///   ([`PlanFinder::by_plan_under_fess_turns`]; `bases-both-turns`), beside the plan
+///   core's under the older one: the two selections solve different levels;
 /// - the goal-by-goal planner (the SAT route);
 /// - the second finder of the `relay`, until the plan core takes it over.
 ///
-/// A plan goes on `board`. The last two can be switched off for measurements
-/// (`--finder-off subgoals` or `second`); the goal-by-goal planner does not run
-/// on ice, whose slides its unrolled `pushes` formula does not have.
+/// A plan goes on `board`. The last three can be switched off for measurements
+/// (`--finder-off bases-both-turns`, `subgoals` or `second`); the goal-by-goal
+/// planner does not run on ice, whose slides its unrolled `pushes` formula does not
+/// have (nor do the macro searches run there).
 fn plan_in_turns<'a>(
     task: &Task<'a>,
     (pi, relay): (Option<&Techniques>, Option<&Relay<'a>>),
@@ -521,6 +535,14 @@ fn plan_in_turns<'a>(
             task,
             pi,
             pi_finder_memory(task),
+            &stop,
+        )));
+    }
+    if techniques.bases_both_turns && !techniques.fess_turns_bases {
+        planners.push(Turn::FessByPlan(PlanFinder::by_plan_under_fess_turns(
+            task,
+            &techniques,
+            fess_finder_memory(task),
             &stop,
         )));
     }
@@ -556,6 +578,7 @@ fn plan_in_turns<'a>(
                     (answer, "subgoals")
                 }
                 Turn::PiFinder(search) => (search.run(&until), "PI-corral finder"),
+                Turn::FessByPlan(search) => (search.run(&until), "finder by bases"),
                 Turn::Second(relay) => (relay.turn(task, &until), SECOND_FINDER),
                 Turn::Prover(prover) => {
                     match prover.run(&until, board) {
@@ -587,7 +610,7 @@ fn plan_in_turns<'a>(
     }
     counts.positions = (planners.iter())
         .map(|p| match p {
-            Turn::PiFinder(search) => search.stats().positions,
+            Turn::PiFinder(search) | Turn::FessByPlan(search) => search.stats().positions,
             // (The relay counts the second finder's, and `pdr` its own.)
             Turn::ByGoals(_) | Turn::Second(_) | Turn::Prover(_) => 0,
         })
@@ -623,23 +646,41 @@ mod tests {
         Task { tuning, ..*task }
     }
 
+    /// `task` with the finder's techniques `switched` off.
+    fn without<'a>(task: &Task<'a>, switched: &[&str]) -> Task<'a> {
+        let off: Vec<String> = switched.iter().map(|s| s.to_string()).collect();
+        let finder = task.tuning.finder.switched(&off, &[]).unwrap();
+        let tuning = crate::engine::Tuning {
+            finder,
+            ..task.tuning
+        };
+        Task { tuning, ..*task }
+    }
+
     #[test]
     fn the_planners_in_turns_put_a_verified_plan_on_the_board() {
         let text = "########\n#@     #\n# $ $  #\n#  ## .#\n#    . #\n########\n";
         on_task(text, |task| {
-            let board = Incumbent::new(Metric::Pushes);
-            let first_plan = Stop::never();
-            let counts =
-                plan_in_turns(task, (None, None), None, &Stop::never(), &first_plan, &board)
+            // The search by the plan with bases under FESS's selection takes the first
+            // turn and finds the plan; without it, the goal-by-goal planner does.
+            for (task, by) in [
+                (*task, "finder by bases"),
+                (without(task, &["bases-both-turns"]), "subgoals"),
+            ] {
+                let board = Incumbent::new(Metric::Pushes);
+                let first_plan = Stop::never();
+                let never = Stop::never();
+                let counts = plan_in_turns(&task, (None, None), None, &never, &first_plan, &board)
                     .unwrap()
                     .0;
-            // The goal-by-goal planner takes the first turn and finds the plan.
-            let best = board.best().expect("a plan on the board");
-            assert!(best.plan.verify(task.level).is_ok());
-            assert_eq!(best.by, "subgoals");
-            assert!(counts.goals.is_some_and(|g| g.subgoals >= 2));
-            // The finder's side learns that it can stop looking.
-            assert!(first_plan.is_cancelled());
+                let best = board.best().expect("a plan on the board");
+                assert!(best.plan.verify(task.level).is_ok());
+                assert_eq!(best.by, by);
+                assert_eq!(counts.goals.is_some(), by == "subgoals");
+                assert!(counts.goals.is_none_or(|g| g.subgoals >= 2));
+                // The finder's side learns that it can stop looking.
+                assert!(first_plan.is_cancelled());
+            }
         });
     }
 

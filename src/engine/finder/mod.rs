@@ -207,8 +207,9 @@ techniques! {
     /// (`pi-macros`).
     pi_macros = "pi-macros",
     /// Where the search by a plan with bases keeps the older selection, run it a
-    /// second time under FESS's, in the finder alone (`bases-both-turns`): the two
-    /// selections solve different levels.
+    /// second time under FESS's (`bases-both-turns`): in the finder alone's
+    /// portfolio, and in turns on `anytime`'s proof core. The two selections solve
+    /// different levels.
     bases_both_turns = "bases-both-turns",
 }
 
@@ -382,6 +383,18 @@ pub fn find_plan(task: &Task, techniques: &Techniques, stop: &Stop) -> (SearchAn
     (answer, finder.stats())
 }
 
+/// Which searches a [`PlanFinder`] runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Portfolio {
+    /// The portfolio of `techniques` ([`PlanFinder::new`]).
+    Core,
+    /// With the members `anytime` runs on its other core ([`PlanFinder::alone`]).
+    Alone,
+    /// Only the search by the plan under FESS's selection
+    /// ([`PlanFinder::by_plan_under_fess_turns`]).
+    FessByPlan,
+}
+
 /// The searches of the portfolio, resumable: [`PlanFinder::run`] goes on from where
 /// the last call stopped, so the finder can share a core with another planner.
 pub struct PlanFinder<'a> {
@@ -419,32 +432,52 @@ impl<'a> PlanFinder<'a> {
         memory: usize,
         stop: &Stop,
     ) -> PlanFinder<'a> {
-        Self::with_members(task, techniques, false, memory, stop)
+        Self::with_members(task, techniques, Portfolio::Core, memory, stop)
     }
 
     /// The portfolio of [`PlanFinder::new`] with, when `techniques.second` is on, the
     /// second finder's search among its members: for the finder on a core of its
     /// own, where `anytime` would run that search on its other core. With
     /// `bases-both-turns` it also runs the search by the plan with bases under FESS's
-    /// selection beside the one under the older selection (measured for the finder
-    /// alone, not yet under `anytime`).
+    /// selection beside the one under the older selection (`anytime` runs that one
+    /// on its proof core, [`PlanFinder::by_plan_under_fess_turns`]).
     pub fn alone(
         task: &Task<'a>,
         techniques: &Techniques,
         memory: usize,
         stop: &Stop,
     ) -> PlanFinder<'a> {
-        Self::with_members(task, techniques, true, memory, stop)
+        Self::with_members(task, techniques, Portfolio::Alone, memory, stop)
+    }
+
+    /// Only the search by the plan with bases under FESS's selection, the one
+    /// `bases-both-turns` adds to the finder alone: for `anytime`'s proof core, whose
+    /// plan core runs the search by the plan under the older selection. It has no
+    /// members (and answers `GaveUp`) when `techniques` have no such search, or the
+    /// level no plan with bases.
+    pub fn by_plan_under_fess_turns(
+        task: &Task<'a>,
+        techniques: &Techniques,
+        memory: usize,
+        stop: &Stop,
+    ) -> PlanFinder<'a> {
+        Self::with_members(task, techniques, Portfolio::FessByPlan, memory, stop)
     }
 
     fn with_members(
         task: &Task<'a>,
         techniques: &Techniques,
-        alone: bool,
+        portfolio: Portfolio,
         memory: usize,
         stop: &Stop,
     ) -> PlanFinder<'a> {
-        let mut variants = techniques.searches();
+        let alone = portfolio == Portfolio::Alone;
+        let only_fess = portfolio == Portfolio::FessByPlan;
+        let mut variants = if only_fess {
+            Vec::new()
+        } else {
+            techniques.searches()
+        };
         if alone && techniques.second {
             variants.push(techniques.second_finder());
         }
@@ -459,15 +492,19 @@ impl<'a> PlanFinder<'a> {
                 BasePlan::search(level, analysis, BASE_PLAN_POSITIONS, &until)
             })
             .flatten();
-        let pi = macros && techniques.pi_macros;
-        let twice = alone && techniques.bases_both_turns && !techniques.fess_turns_bases;
+        let pi = macros && techniques.pi_macros && !only_fess;
+        let twice = (alone || only_fess)
+            && techniques.bases_both_turns
+            && !techniques.fess_turns_bases;
         let plan_twice = plan.clone().filter(|_| twice);
+        let plan = plan.filter(|_| !only_fess);
+        let macros = macros && !only_fess;
         let members = variants.len()
             + usize::from(macros)
             + usize::from(plan.is_some())
             + usize::from(plan_twice.is_some())
             + usize::from(pi);
-        let share = memory / per_position / members;
+        let share = memory / per_position / members.max(1);
         let limits = (share, task.max_steps);
         let push_search = |t| Search::new(level, analysis, t, limits, stop).map(Box::new);
         let pushes = (variants.into_iter()).map(|t| push_search(t).map(Member::Pushes));
@@ -893,9 +930,35 @@ mod tests {
             let no_plan = |t: Techniques| Techniques { bases: false, ..t };
             assert_eq!(count(no_plan(d)), count(no_plan(once)));
             assert_eq!(count(no_plan(d)), count(once) - 1);
-            // Under `anytime` it runs once.
+            // Under `anytime` the plan core runs it once, under the older selection,
+            // and the proof core under FESS's, alone in a finder of its own.
             let shared = |t: Techniques| portfolio_size(PlanFinder::new(task, &t, memory, &never));
             assert_eq!(shared(d), shared(once));
+            let fess_only =
+                |t: Techniques| PlanFinder::by_plan_under_fess_turns(task, &t, memory, &never);
+            let searches = fess_only(d).searches.unwrap();
+            assert_eq!(searches.len(), 1);
+            assert!(matches!(searches[0], Member::Macros(_)));
+            for t in [once, fess, no_plan(d)] {
+                assert_eq!(portfolio_size(fess_only(t)), 0);
+            }
+        });
+    }
+
+    #[test]
+    fn a_finder_without_searches_gives_up() {
+        // Without a plan with bases the proof core's search by it has nothing to run
+        // (and no memory to share out among searches).
+        on_task(TWO_BOXES, |task| {
+            let no_plan = Techniques {
+                bases: false,
+                ..Techniques::DEFAULT
+            };
+            let never = Stop::never();
+            let mut finder =
+                PlanFinder::by_plan_under_fess_turns(task, &no_plan, task.tuning.memory, &never);
+            assert_eq!(finder.run(&never), SearchAnswer::Stopped(StopReason::GaveUp));
+            assert_eq!(finder.stats().positions, 0);
         });
     }
 
