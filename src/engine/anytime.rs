@@ -363,10 +363,10 @@ struct PlannerCounts {
 enum Turn<'r, 'a> {
     /// The goal-by-goal SAT planner.
     ByGoals(Box<GoalByGoal>),
-    /// The finder's search with PI-corral pruning.
-    PiFinder(PlanFinder<'a>),
-    /// The search by the plan with bases under FESS's selection.
-    FessByPlan(PlanFinder<'a>),
+    /// A finder of its own, with the name its plans are credited to: the finder's
+    /// search with PI-corral pruning, or its search by the plan with bases under
+    /// FESS's selection.
+    Finder(PlanFinder<'a>, &'static str),
     /// The second finder, while the plan core does not need it.
     Second(&'r Relay<'a>),
     /// `pdr` itself, which keeps its work from one turn to the next.
@@ -531,20 +531,13 @@ fn plan_in_turns<'a>(
         planners.push(Turn::Prover(prover));
     }
     if let Some(pi) = pi {
-        planners.push(Turn::PiFinder(PlanFinder::new(
-            task,
-            pi,
-            pi_finder_memory(task),
-            &stop,
-        )));
+        let finder = PlanFinder::new(task, pi, pi_finder_memory(task), &stop);
+        planners.push(Turn::Finder(finder, "PI-corral finder"));
     }
     if techniques.bases_both_turns && !techniques.fess_turns_bases {
-        planners.push(Turn::FessByPlan(PlanFinder::by_plan_under_fess_turns(
-            task,
-            &techniques,
-            fess_finder_memory(task),
-            &stop,
-        )));
+        let memory = fess_finder_memory(task);
+        let finder = PlanFinder::by_plan_under_fess_turns(task, &techniques, memory, &stop);
+        planners.push(Turn::Finder(finder, "finder by bases"));
     }
     if techniques.subgoals
         && !task.level.has_ice()
@@ -577,8 +570,7 @@ fn plan_in_turns<'a>(
                     counts.goals = Some(planner.counts);
                     (answer, "subgoals")
                 }
-                Turn::PiFinder(search) => (search.run(&until), "PI-corral finder"),
-                Turn::FessByPlan(search) => (search.run(&until), "finder by bases"),
+                Turn::Finder(search, by) => (search.run(&until), *by),
                 Turn::Second(relay) => (relay.turn(task, &until), SECOND_FINDER),
                 Turn::Prover(prover) => {
                     match prover.run(&until, board) {
@@ -610,7 +602,7 @@ fn plan_in_turns<'a>(
     }
     counts.positions = (planners.iter())
         .map(|p| match p {
-            Turn::PiFinder(search) | Turn::FessByPlan(search) => search.stats().positions,
+            Turn::Finder(search, _) => search.stats().positions,
             // (The relay counts the second finder's, and `pdr` its own.)
             Turn::ByGoals(_) | Turn::Second(_) | Turn::Prover(_) => 0,
         })

@@ -384,7 +384,7 @@ pub fn find_plan(task: &Task, techniques: &Techniques, stop: &Stop) -> (SearchAn
 }
 
 /// Which searches a [`PlanFinder`] runs.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Portfolio {
     /// The portfolio of `techniques` ([`PlanFinder::new`]).
     Core,
@@ -471,16 +471,6 @@ impl<'a> PlanFinder<'a> {
         memory: usize,
         stop: &Stop,
     ) -> PlanFinder<'a> {
-        let alone = portfolio == Portfolio::Alone;
-        let only_fess = portfolio == Portfolio::FessByPlan;
-        let mut variants = if only_fess {
-            Vec::new()
-        } else {
-            techniques.searches()
-        };
-        if alone && techniques.second {
-            variants.push(techniques.second_finder());
-        }
         let boxes = task.level.box_cells().count();
         let cell_bytes = Arena::cell_bytes(&task.analysis.region);
         let per_position = BYTES_PER_POSITION + cell_bytes * (boxes + 1);
@@ -492,13 +482,24 @@ impl<'a> PlanFinder<'a> {
                 BasePlan::search(level, analysis, BASE_PLAN_POSITIONS, &until)
             })
             .flatten();
-        let pi = macros && techniques.pi_macros && !only_fess;
-        let twice = (alone || only_fess)
-            && techniques.bases_both_turns
-            && !techniques.fess_turns_bases;
-        let plan_twice = plan.clone().filter(|_| twice);
-        let plan = plan.filter(|_| !only_fess);
-        let macros = macros && !only_fess;
+        let pi = macros && techniques.pi_macros;
+        let twice = techniques.bases_both_turns && !techniques.fess_turns_bases;
+        // The members: the push searches, the macro searches by the packing order
+        // (plain and with the PI-corral rule), and those by the plan with bases (under
+        // the older selection, or FESS's where `fess_turns_bases` asks for it, and
+        // under FESS's a second time).
+        let (variants, macros, pi, plan, plan_twice) = match portfolio {
+            Portfolio::Core => (techniques.searches(), macros, pi, plan, None),
+            Portfolio::Alone => {
+                let mut variants = techniques.searches();
+                if techniques.second {
+                    variants.push(techniques.second_finder());
+                }
+                let twice = plan.clone().filter(|_| twice);
+                (variants, macros, pi, plan, twice)
+            }
+            Portfolio::FessByPlan => (Vec::new(), false, false, None, plan.filter(|_| twice)),
+        };
         let members = variants.len()
             + usize::from(macros)
             + usize::from(plan.is_some())
