@@ -80,12 +80,14 @@ pub const ESTIMATE_WEIGHT: u32 = 2;
 /// Positions one search expands before the next search of the portfolio takes the core.
 const SLICE: usize = 512;
 
-/// The most positions the backward search for a plan with bases stores: on XSokoban,
-/// where it finds a plan, it does so in a median 3 ms (at most 0.15 s), and 20 000
-/// positions take about a second.
+/// The most positions each backward search for a plan with bases stores (the one by
+/// the nearest bases, then the one by the cheapest assignment): on XSokoban, where the
+/// first finds a plan, it does so in a median 3 ms (at most 0.15 s), and 20 000
+/// positions take 0.1 to 1 s.
 const BASE_PLAN_POSITIONS: usize = 20_000;
 
-/// The most time the backward search for a plan with bases takes from the searches.
+/// The most time the backward searches for a plan with bases take from the searches,
+/// both together.
 const BASE_PLAN_TIME: Duration = Duration::from_secs(1);
 
 /// The least grace, in push expansions, the push searches have after the macro search
