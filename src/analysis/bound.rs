@@ -10,6 +10,28 @@ use crate::stop::Stop;
 /// Cost standing in for "this box can never reach that goal".
 const NEVER: i64 = 1 << 40;
 
+/// The cheapest assignment of `rows` things to distinct ones of `cols` things (rows at
+/// most cols), `distance(row, col)` apart ([`UNREACHABLE`]: no pair): its total and
+/// each row's column; `None` when every assignment needs a pair that is none.
+pub fn cheapest_assignment(
+    rows: usize,
+    cols: usize,
+    distance: impl Fn(usize, usize) -> u32,
+) -> Option<(u64, Vec<usize>)> {
+    if rows > cols {
+        return None;
+    }
+    if rows == 0 {
+        return Some((0, Vec::new()));
+    }
+    let costs = Matrix::from_fn(rows, cols, |(r, c)| match distance(r, c) {
+        UNREACHABLE => NEVER,
+        d => i64::from(d),
+    });
+    let (total, assigned) = kuhn_munkres_min(&costs);
+    (total < NEVER).then_some((total as u64, assigned))
+}
+
 /// The fewest pushes that bring each box to its own goal, each box pushed alone on the
 /// empty board: a lower bound on the pushes of any solution. `None` when no assignment of
 /// boxes to distinct goals is possible at all (the level is unsolvable).
@@ -18,22 +40,12 @@ pub fn matching_push_bound(level: &Level, boxes: &[Cell], goals: &[Cell]) -> Opt
         return Some(0);
     }
     assert_eq!(boxes.len(), goals.len(), "as many boxes as goals");
-    let rows: Vec<Vec<i64>> = boxes
+    let dist: Vec<Vec<u32>> = boxes
         .iter()
-        .map(|&b| {
-            let dist = push_distances_from(level, [b]);
-            goals
-                .iter()
-                .map(|&g| match dist[g] {
-                    UNREACHABLE => NEVER,
-                    d => d as i64,
-                })
-                .collect()
-        })
+        .map(|&b| push_distances_from(level, [b]))
         .collect();
-    let matrix = Matrix::from_rows(rows).expect("a square matrix");
-    let (total, _) = kuhn_munkres_min(&matrix);
-    (total < NEVER).then_some(total as usize)
+    let (total, _) = cheapest_assignment(boxes.len(), goals.len(), |b, g| dist[b][goals[g]])?;
+    Some(total as usize)
 }
 
 /// A lower bound on the pushes left that is linear in the boxes' cells, from the dual of
@@ -83,13 +95,8 @@ pub fn matching_potential(
         UNREACHABLE => NEVER,
         d => d as i64,
     };
-    let rows: Vec<Vec<i64>> = (0..n)
-        .map(|i| (0..n).map(|j| cost(i, j)).collect())
-        .collect();
-    let (total, assigned) = kuhn_munkres_min(&Matrix::from_rows(rows).expect("square"));
-    if total >= NEVER {
-        return None;
-    }
+    let (total, assigned) = cheapest_assignment(n, n, |i, j| dist[j][boxes[i]])?;
+    let total = total as i64;
     // Prices with cost(i, g) − u(g) ≥ cost(i, σ(i)) − u(σ(i)) for every box i and goal g:
     // difference constraints, solved by Bellman–Ford from all prices 0. An optimal
     // matching has no negative cycle, so this settles within n rounds.

@@ -16,7 +16,10 @@ mod pairs;
 mod patterns;
 
 pub use assignment::Assignment;
-pub use bound::{MatchingPotential, group_extra_bound, matching_potential, matching_push_bound};
+pub use bound::{
+    MatchingPotential, cheapest_assignment, group_extra_bound, matching_potential,
+    matching_push_bound,
+};
 pub use deadlock::Deadlocks;
 pub use distance::{
     UNREACHABLE, push_distances_from, push_distances_to_goals, push_distances_to_goals_walking,

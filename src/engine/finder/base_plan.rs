@@ -17,10 +17,8 @@
 use std::collections::{BinaryHeap, HashSet};
 use std::cmp::Reverse;
 
-use pathfinding::kuhn_munkres::kuhn_munkres_min;
-use pathfinding::matrix::Matrix;
-
 use crate::analysis::Analysis;
+use crate::analysis::cheapest_assignment;
 use crate::analysis::distance::{UNREACHABLE, push_distances_from};
 use crate::game::Region;
 use crate::level::{Cell, Direction, Level};
@@ -162,43 +160,35 @@ impl<'a> Backward<'a> {
         boxes: &[Cell],
         bases: &[Cell],
     ) -> Option<(usize, u32)> {
-        let nearest = self.nearest(boxes, bases)?;
+        let (off, nearest) = self.nearest(boxes, bases)?;
         match estimate {
-            Estimate::Nearest => Some(nearest),
-            Estimate::Assigned => Some((nearest.0, self.assigned(boxes, bases)?)),
+            Estimate::Nearest => Some((off, nearest)),
+            Estimate::Assigned => Some((off, self.assigned(boxes, bases)?)),
         }
+    }
+
+    /// Per base of `bases`, in cell order, the pulls a lone box needs from each cell.
+    fn to_bases_left(&self, bases: &[Cell]) -> Vec<&Vec<u32>> {
+        (self.to_base.iter())
+            .filter(|(base, _)| bases.binary_search(base).is_ok())
+            .map(|(_, d)| d)
+            .collect()
     }
 
     /// The pulls of the cheapest assignment of the boxes on `boxes` to distinct bases of
     /// `bases` (a box on a base costs nothing there); `None` when there is none.
     fn assigned(&self, boxes: &[Cell], bases: &[Cell]) -> Option<u32> {
-        /// The cost of a pair that is no pair: more than any real assignment.
-        const NEVER: i64 = 1 << 40;
-        let to_bases: Vec<&Vec<u32>> = (self.to_base.iter())
-            .filter(|(base, _)| bases.binary_search(base).is_ok())
-            .map(|(_, d)| d)
-            .collect();
-        if boxes.len() > to_bases.len() {
-            return None;
-        }
-        let costs = Matrix::from_fn(boxes.len(), to_bases.len(), |(b, base)| {
-            match to_bases[base][boxes[b]] {
-                UNREACHABLE => NEVER,
-                d => i64::from(d),
-            }
-        });
-        let (total, _) = kuhn_munkres_min(&costs);
-        (total < NEVER).then_some(total as u32)
+        let to_bases = self.to_bases_left(bases);
+        let distance = |b: usize, base: usize| to_bases[base][boxes[b]];
+        let (total, _) = cheapest_assignment(boxes.len(), to_bases.len(), distance)?;
+        Some(total as u32)
     }
 
     /// The boxes not on a base, and the pulls each box still needs to its nearest base
     /// left; `None` when a box can reach none.
     fn nearest(&self, boxes: &[Cell], bases: &[Cell]) -> Option<(usize, u32)> {
         // Both lists are in cell order.
-        let free: Vec<&Vec<u32>> = (self.to_base.iter())
-            .filter(|(base, _)| bases.binary_search(base).is_ok())
-            .map(|(_, d)| d)
-            .collect();
+        let free = self.to_bases_left(bases);
         let mut sum = 0;
         let mut off = 0;
         for &b in boxes {
