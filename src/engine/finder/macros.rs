@@ -331,6 +331,11 @@ impl<'a> MacroSearch<'a> {
         })
     }
 
+    /// Whether this search is filed by a plan with bases.
+    pub fn by_plan(&self) -> bool {
+        self.plan.is_some()
+    }
+
     /// Positions stored.
     pub fn positions(&self) -> usize {
         self.graph.len()
