@@ -91,11 +91,13 @@ pub fn matching_potential(
             (!stop.should_stop()).then(|| push_distances_with_sides(level, region, &sides, [g]))
         })
         .collect::<Option<_>>()?;
-    let cost = |i: usize, j: usize| match dist[j][boxes[i]] {
+    // Box i to goal j.
+    let distance = |i: usize, j: usize| dist[j][boxes[i]];
+    let cost = |i: usize, j: usize| match distance(i, j) {
         UNREACHABLE => NEVER,
-        d => d as i64,
+        d => i64::from(d),
     };
-    let (total, assigned) = cheapest_assignment(n, n, |i, j| dist[j][boxes[i]])?;
+    let (total, assigned) = cheapest_assignment(n, n, distance)?;
     let total = total as i64;
     // Prices with cost(i, g) − u(g) ≥ cost(i, σ(i)) − u(σ(i)) for every box i and goal g:
     // difference constraints, solved by Bellman–Ford from all prices 0. An optimal

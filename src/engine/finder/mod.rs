@@ -13,8 +13,8 @@
 //! not made.
 //!
 //! Up to five searches share the core in slices (a portfolio; the finder alone adds
-//! two, and gives the searches by a plan longer turns, [`BY_PLAN_SLICES`]): one pushes everywhere,
-//! one only into a PI-corral where there is one, the macro search moves a box its
+//! two, and gives the searches by a plan longer turns, [`BY_PLAN_SLICES`]): one
+//! pushes everywhere, one only into a PI-corral where there is one, the macro search moves a box its
 //! whole way at a time, FESS-style ([`macros`]), a second macro search follows a
 //! plan of box moves from a backward search to the boxes' start cells
 //! ([`base_plan`]), when that search finds one, and a third moves only a PI-corral's
@@ -86,12 +86,13 @@ const SLICE: usize = 512;
 /// portfolio has, and of its seven members the two searches by it are the ones that
 /// finish where the others fail, if any does. Measured on XSokoban, the finder alone
 /// at 60 s: 78 levels at 1, 79 at 3, 80 at 5 (gains 21 and 85, none lost, 0.97× the
-/// first-plan time on the 78 both solve; docs/bench/finder-60/one-slice-by-plan.csv) and 79 at 8 (loses 39, solved by a push
-/// search at 53 s under 5). At 5 the push searches' grace after a held plan runs to
-/// the clock more often: 16 and 21 are answered at the stop. `anytime`'s plan core (four members, the proof core
-/// running the second search by the plan) keeps one slice: at 5 it lost 71 (solved
-/// at 40 s by a push search) and gained nothing on the 22 levels it solves after 5 s
-/// or not at all.
+/// first-plan time on the 78 both solve; docs/bench/finder-60/one-slice-by-plan.csv)
+/// and 79 at 8 (loses 39, solved by a push search at 53 s under 5). At 5 the push
+/// searches' grace after a held plan runs to the clock more often: 16 and 21 are
+/// answered at the stop. `anytime`'s plan core (four members, the proof core running
+/// the second search by the plan) keeps one slice: at 5 it lost 71 (solved at 40 s by
+/// a push search) and gained nothing on the 22 levels it solves after 5 s or not at
+/// all.
 const BY_PLAN_SLICES: usize = 5;
 
 /// The most positions each backward search for a plan with bases stores (the one by
@@ -998,7 +999,8 @@ mod tests {
             // `anytime`'s cores keep one slice each.
             let core = PlanFinder::new(task, &Techniques::DEFAULT, memory, &never);
             assert_eq!(slices(core), [1; 5]);
-            let fess = PlanFinder::by_plan_under_fess_turns(task, &Techniques::DEFAULT, memory, &never);
+            let d = Techniques::DEFAULT;
+            let fess = PlanFinder::by_plan_under_fess_turns(task, &d, memory, &never);
             assert_eq!(slices(fess), [1]);
         });
     }
