@@ -27,8 +27,12 @@ pub use distance::{
 };
 pub use freeze::{freeze_blocks, frozen, frozen_off_goal};
 pub use heuristic::Heuristic;
+/// A level whose boxes must wait in a dead end (the packing pass with parking's test).
+#[cfg(test)]
+pub(crate) use packing::tests::ROOM_BESIDE_A_DEAD_END;
 pub use packing::{
-    GoalEntry, PackingStep, packing_order, packing_plan, packing_plan_with_requires,
+    GoalEntry, PackingStep, ParkingStep, packing_order, packing_plan, packing_plan_with_requires,
+    parking_plan,
 };
 pub use pairs::PairTable;
 

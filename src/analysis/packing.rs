@@ -11,9 +11,10 @@
 //! filled first). Goals whose box cannot be taken out come first. The order is a guide
 //! for the plan finder, not a proof of anything.
 
+use std::cmp::Reverse;
 use std::collections::VecDeque;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::distance::{BoxSides, box_sides};
 
@@ -386,6 +387,297 @@ impl Feed {
     }
 }
 
+/// The most positions [`parking_plan`] looks at. Each asks a search of the pulls of
+/// every box left; on XSokoban a plan takes at most a few hundred.
+pub const PARKING_POSITIONS: usize = 2_000;
+
+/// A step of the backward pass with parking, as the pass makes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pull {
+    /// The box on the goal leaves to a cell a box can come to.
+    Out(Cell),
+    /// The box on `goal` is pulled off the goals to `cell`, where it waits.
+    Park { goal: Cell, cell: Cell },
+    /// The box waiting on the cell leaves to a cell a box can come to.
+    Unpark(Cell),
+}
+
+/// One step of a [`parking_plan`], in forward order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParkingStep {
+    /// The cell a box comes to: a goal, or a cell off the goals where it waits.
+    pub to: Cell,
+    /// For a box that waits, the later step that takes it on to its goal.
+    pub until: Option<usize>,
+}
+
+/// A plan of box moves from a backward pass in which boxes may wait (park).
+///
+/// The packing order takes each box out of the goals to a cell a box can come to.
+/// Where goals close a dead end (a corridor beside a room of goals), no order does:
+/// the boxes bound for the goals at its mouth must wait in the dead end while the
+/// room fills, and come up last. Backward, that is a box pulled off the goals as deep
+/// as it goes into the cells no box can come to, where it waits until a way opens to
+/// a cell a box can come to.
+///
+/// The pass is a search with backtracking over the positions (boxes and the player's
+/// region): from each, first every box that can leave (off the goals or from where it
+/// waits, fewest pulls first), then every box on a goal that can be pulled to wait
+/// (deepest first). The player stays where its last pull left it; it starts in each
+/// part of the floor in turn, the start's first. Forward, each step is the cell a
+/// box comes to, and for a box that waits, the step that takes it on. `None` when no
+/// pass empties the goals within [`PARKING_POSITIONS`] positions, when the level has
+/// more goals than [`MAX_ORDERED_GOALS`] or not as many boxes as goals, or when
+/// `stop` says stop.
+pub fn parking_plan(level: &Level, region: &[bool], stop: &Stop) -> Option<Vec<ParkingStep>> {
+    let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
+    let boxes = level.box_cells().filter(|&b| region[b]).count();
+    if goals.len() > MAX_ORDERED_GOALS || goals.len() != boxes {
+        return None;
+    }
+    let mut on_board = vec![false; level.cell_count()];
+    for &g in &goals {
+        on_board[g] = true;
+    }
+    let mut pass = Parking {
+        level,
+        region,
+        dead: FxHashSet::default(),
+        positions: 0,
+        reach: Region::new(level),
+        boxes: on_board,
+        on_goals: goals,
+        parked: Vec::new(),
+        pulls: Vec::new(),
+    };
+    let open = |c: Cell| region[c] && !level.is_wall(c);
+    let roots: Vec<Cell> = std::iter::once(level.player())
+        .chain((0..level.cell_count()).filter(|&c| open(c)))
+        .collect();
+    let mut started = vec![false; level.cell_count()];
+    let mut emptied = false;
+    for root in roots {
+        if started[root] || pass.boxes[root] || stop.should_stop() {
+            continue;
+        }
+        pass.reach.fill(level, &pass.boxes, root);
+        for (c, s) in started.iter_mut().enumerate() {
+            *s |= pass.reach.contains(c);
+        }
+        if pass.extend(root, stop) {
+            emptied = true;
+            break;
+        }
+    }
+    emptied.then(|| pass.forward())
+}
+
+/// The search of [`parking_plan`].
+struct Parking<'a> {
+    level: &'a Level,
+    region: &'a [bool],
+    /// The positions (boxes' cells and the player's region) no pass empties.
+    dead: FxHashSet<(Vec<Cell>, Cell)>,
+    /// The positions looked at.
+    positions: usize,
+    reach: Region,
+    /// The boxes of the position: on goals, and waiting off them.
+    boxes: Vec<bool>,
+    on_goals: Vec<Cell>,
+    parked: Vec<Cell>,
+    /// The pulls so far, in the order of the pass.
+    pulls: Vec<Pull>,
+}
+
+impl Parking<'_> {
+    /// Goes on from the position with the player on `player`: whether the goals were
+    /// emptied (the pulls then stay in `pulls`).
+    fn extend(&mut self, player: Cell, stop: &Stop) -> bool {
+        if self.on_goals.is_empty() && self.parked.is_empty() {
+            return true;
+        }
+        let level = self.level;
+        let name = self.reach.fill(level, &self.boxes, player);
+        let mut cells: Vec<Cell> = self.on_goals.iter().chain(&self.parked).copied().collect();
+        cells.sort_unstable();
+        let key = (cells, name);
+        if self.dead.contains(&key) || self.positions >= PARKING_POSITIONS || stop.should_stop() {
+            return false;
+        }
+        self.positions += 1;
+        for (pull, after) in self.children(stop) {
+            self.apply(pull, true);
+            self.pulls.push(pull);
+            if self.extend(after, stop) {
+                return true;
+            }
+            self.pulls.pop();
+            self.apply(pull, false);
+        }
+        // A search cut short proves nothing about the position.
+        if self.positions < PARKING_POSITIONS && !stop.should_stop() {
+            self.dead.insert(key);
+        }
+        false
+    }
+
+    /// The pulls from the position (the player's region in `reach`), each with a cell
+    /// of the player's region after it: the boxes that can leave, fewest pulls first,
+    /// then the boxes on goals that can be pulled to wait, deepest first.
+    fn children(&self, stop: &Stop) -> Vec<(Pull, Cell)> {
+        let (level, region) = (self.level, self.region);
+        let feed = Feed::new(level, region, &self.boxes);
+        let board = (&self.boxes[..], &self.reach);
+        let fed = |(b, p): State| !level.is_goal(b) && feed.feeds(level, (b, p));
+        let fewest = |ends: Vec<(State, u32)>| {
+            (ends.into_iter())
+                .filter(|&(s, _)| fed(s))
+                .min_by_key(|&(s, pulls)| (pulls, s))
+        };
+        let mut outs: Vec<(u32, Pull, Cell)> = Vec::new();
+        for &g in &self.on_goals {
+            // Through goals only, as the packing order's boxes leave.
+            let ends = pull_costs(level, region, board, g, |(b, _)| level.is_goal(b), stop);
+            if let Some(((_, p), pulls)) = fewest(ends) {
+                outs.push((pulls, Pull::Out(g), p));
+            }
+        }
+        for &w in &self.parked {
+            let ends = pull_costs(level, region, board, w, |s| !fed(s), stop);
+            if let Some(((_, p), pulls)) = fewest(ends) {
+                outs.push((pulls, Pull::Unpark(w), p));
+            }
+        }
+        outs.sort_by_key(|&(pulls, _, _)| pulls);
+        let mut parks: Vec<(u32, Pull, Cell)> = Vec::new();
+        for &g in &self.on_goals {
+            let ends = pull_costs(level, region, board, g, |s| !fed(s), stop);
+            // The fewest pulls to each cell off the goals no box can come to; the
+            // cell of the most. (A state's own fewest pulls count the box's way back
+            // and forth in a dead end.)
+            let mut nearest: FxHashMap<Cell, (u32, Cell)> = FxHashMap::default();
+            for ((b, p), pulls) in ends {
+                if !level.is_goal(b) && !fed((b, p)) {
+                    let e = nearest.entry(b).or_insert((pulls, p));
+                    *e = (*e).min((pulls, p));
+                }
+            }
+            let deepest = (nearest.into_iter()).max_by_key(|&(b, (pulls, _))| (pulls, Reverse(b)));
+            if let Some((cell, (pulls, p))) = deepest {
+                parks.push((pulls, Pull::Park { goal: g, cell }, p));
+            }
+        }
+        parks.sort_by_key(|&(pulls, _, _)| Reverse(pulls));
+        (outs.into_iter().chain(parks))
+            .map(|(_, pull, after)| (pull, after))
+            .collect()
+    }
+
+    /// Makes the pull (`forth`) or takes it back.
+    fn apply(&mut self, pull: Pull, forth: bool) {
+        match pull {
+            Pull::Out(goal) => {
+                self.boxes[goal] = !forth;
+                toggle(&mut self.on_goals, goal, !forth);
+            }
+            Pull::Park { goal, cell } => {
+                (self.boxes[goal], self.boxes[cell]) = (!forth, forth);
+                toggle(&mut self.on_goals, goal, !forth);
+                toggle(&mut self.parked, cell, forth);
+            }
+            Pull::Unpark(cell) => {
+                self.boxes[cell] = !forth;
+                toggle(&mut self.parked, cell, !forth);
+            }
+        }
+    }
+
+    /// The pass read forward: the last pull is the first step.
+    fn forward(&self) -> Vec<ParkingStep> {
+        let n = self.pulls.len();
+        (0..n)
+            .rev()
+            .map(|r| match self.pulls[r] {
+                Pull::Out(goal) | Pull::Park { goal, .. } => ParkingStep {
+                    to: goal,
+                    until: None,
+                },
+                Pull::Unpark(cell) => {
+                    // The wait ends at the park onto this cell last before it in the
+                    // pass, the step after it forward.
+                    let park = (0..r).rev().find(
+                        |&q| matches!(self.pulls[q], Pull::Park { cell: c, .. } if c == cell),
+                    );
+                    ParkingStep {
+                        to: cell,
+                        until: park.map(|q| n - 1 - q),
+                    }
+                }
+            })
+            .collect()
+    }
+}
+
+/// Puts `cell` in `list`, or takes it out.
+fn toggle(list: &mut Vec<Cell>, cell: Cell, present: bool) {
+    if present {
+        list.push(cell);
+    } else {
+        list.retain(|&c| c != cell);
+    }
+}
+
+/// Every state (box cell, player cell) the box on `from` reaches by pulls, the other
+/// boxes of `boxes` in place and the player starting in `reach`, each with its fewest
+/// pulls (walks cost nothing); the box is pulled on only from the states `through`
+/// lets through. Cut short when `stop` says stop.
+fn pull_costs(
+    level: &Level,
+    region: &[bool],
+    (boxes, reach): (&[bool], &Region),
+    from: Cell,
+    through: impl Fn(State) -> bool,
+    stop: &Stop,
+) -> Vec<(State, u32)> {
+    let free = |c: Cell, b: Cell| region[c] && !level.is_wall(c) && c != b && !boxes[c];
+    let mut pulls: FxHashMap<State, u32> = FxHashMap::default();
+    let mut queue = VecDeque::new();
+    for d in Direction::ALL {
+        let p = level.neighbor(from, d);
+        if free(p, from) && reach.contains(p) {
+            pulls.insert((from, p), 0);
+            queue.push_back((from, p));
+        }
+    }
+    let mut taken = 0u32;
+    while let Some((b, p)) = queue.pop_front() {
+        taken = taken.wrapping_add(1);
+        if taken.is_multiple_of(1 << 12) && stop.should_stop() {
+            break;
+        }
+        let cost = pulls[&(b, p)];
+        if !through((b, p)) {
+            continue;
+        }
+        for d in Direction::ALL {
+            // A walk, then a pull: the player beside the box steps away, the box follows.
+            let q = level.neighbor(p, d);
+            if free(q, b) && pulls.get(&(b, q)).is_none_or(|&k| k > cost) {
+                pulls.insert((b, q), cost);
+                queue.push_front((b, q));
+            }
+            if level.neighbor(b, d) == p {
+                let beyond = level.neighbor(p, d);
+                if free(beyond, b) && pulls.get(&(p, beyond)).is_none_or(|&k| k > cost + 1) {
+                    pulls.insert((p, beyond), cost + 1);
+                    queue.push_back((p, beyond));
+                }
+            }
+        }
+    }
+    pulls.into_iter().collect()
+}
+
 /// The pushes that undo the pulls leading to state `end` (read back through `reached`).
 fn entry_from(level: &Level, reached: &Reached, end: State) -> GoalEntry {
     let mut pushes = Vec::new();
@@ -413,7 +705,7 @@ fn entry_from(level: &Level, reached: &Reached, end: State) -> GoalEntry {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::game::player_region;
     use crate::level::parse_xsb;
@@ -593,5 +885,69 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A room of goals with one way in (row 3), beside a dead-end corridor that opens
+    /// only onto the goals of column 3: once the goals above it are filled, no box can
+    /// come to the three at the corridor's mouth, and none can go down the corridor.
+    pub(crate) const ROOM_BESIDE_A_DEAD_END: &str = "\
+###########
+#....######
+#...#     #
+#...   $  #
+#  .# $ $ #
+#...#  $  #
+#.# # $ $ #
+#.  #  $  #
+##  # $ $ #
+ #  #$ $  #
+ #  # $ $ #
+ #  #  $  #
+ #  # $ $@#
+ #  #     #
+ ##########
+";
+
+    #[test]
+    fn boxes_bound_for_the_mouth_of_a_dead_end_wait_in_it() {
+        let (level, region) = board(ROOM_BESIDE_A_DEAD_END);
+        let plan = parking_plan(&level, &region, &Stop::never()).expect("a plan");
+        // Every goal is filled once, by a box that stays.
+        let goals: Vec<Cell> = level.goal_cells().collect();
+        for &g in &goals {
+            let fills: Vec<&ParkingStep> = plan.iter().filter(|s| s.to == g).collect();
+            assert_eq!(fills.len(), 1);
+            assert_eq!(fills[0].until, None);
+        }
+        // The other steps are waits, off the goals, in the corridor (rows 8 to 13,
+        // columns 2 and 3), each taken on by a later step onto a goal of column 3.
+        let waits: Vec<(usize, &ParkingStep)> = plan
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !level.is_goal(s.to))
+            .collect();
+        assert_eq!(plan.len(), goals.len() + waits.len());
+        assert!(!waits.is_empty());
+        for (i, wait) in waits {
+            let (row, col) = level.row_col(wait.to);
+            assert!(
+                (8..=13).contains(&row) && (2..=3).contains(&col),
+                "{:?}",
+                (row, col)
+            );
+            let until = wait.until.expect("a box that waits is taken on");
+            assert!(until > i);
+            assert!(level.is_goal(plan[until].to));
+            assert_eq!(level.row_col(plan[until].to).1, 3);
+        }
+    }
+
+    #[test]
+    fn where_every_box_can_leave_none_waits() {
+        let (level, region) = corridor();
+        let plan = parking_plan(&level, &region, &Stop::never()).expect("a plan");
+        let order: Vec<Cell> = plan.iter().map(|s| s.to).collect();
+        assert!(plan.iter().all(|s| s.until.is_none()));
+        assert_eq!(order, packing_order(&level, &region, &Stop::never()));
     }
 }

@@ -18,7 +18,7 @@ use std::collections::{BinaryHeap, HashSet};
 use std::cmp::Reverse;
 
 use crate::analysis::Analysis;
-use crate::analysis::cheapest_assignment;
+use crate::analysis::{cheapest_assignment, parking_plan};
 use crate::analysis::distance::{UNREACHABLE, push_distances_from};
 use crate::game::Region;
 use crate::level::{Cell, Direction, Level};
@@ -79,6 +79,21 @@ impl BasePlan {
         let mut backward = Backward::new(level, analysis);
         (backward.run(Estimate::Nearest, max_nodes, stop))
             .or_else(|| backward.run(Estimate::Assigned, max_nodes, stop))
+    }
+
+    /// The plan of `level` from the packing pass in which boxes may wait off the goals
+    /// ([`parking_plan`]): for the levels where no box can come to the goals at the
+    /// mouth of a dead end once the room beside it is full, which the backward search
+    /// to the bases does not get past. `None` when it finds none (or `stop` says stop).
+    pub fn with_parking(level: &Level, analysis: &Analysis, stop: &Stop) -> Option<BasePlan> {
+        let steps = parking_plan(level, &analysis.region, stop)?;
+        let steps = (steps.into_iter())
+            .map(|s| PlanStep {
+                to: s.to,
+                until: s.until,
+            })
+            .collect();
+        Some(BasePlan { steps })
     }
 }
 
@@ -508,4 +523,24 @@ mod tests {
         let analysis = Analysis::new(&level);
         assert!(BasePlan::search(&level, &analysis, 10_000, &Stop::never()).is_none());
     }
+
+    #[test]
+    fn where_the_bases_give_no_plan_the_pass_with_parking_gives_one() {
+        let level = level(crate::analysis::ROOM_BESIDE_A_DEAD_END);
+        let analysis = Analysis::new(&level);
+        assert!(BasePlan::search(&level, &analysis, 20_000, &Stop::never()).is_none());
+        let plan = BasePlan::with_parking(&level, &analysis, &Stop::never()).expect("a plan");
+        // Its boxes that wait off the goals count as borne out while they wait, and
+        // once taken on to their goals.
+        assert_eq!(plan.packed(level.initial_boxes()), 0);
+        assert_eq!(plan.packed(&solved(&level)), plan.len());
+        let steps = plan.steps();
+        let first_wait = steps.iter().position(|s| s.1.is_some()).expect("a box waits");
+        let mut waiting = vec![false; level.cell_count()];
+        for &(to, _) in &steps[..=first_wait] {
+            waiting[to] = true;
+        }
+        assert_eq!(plan.packed(&waiting), first_wait + 1);
+    }
 }
+

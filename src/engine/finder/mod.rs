@@ -198,6 +198,10 @@ techniques! {
     /// search taking boxes to the cells where boxes start made ([`base_plan`];
     /// `bases`).
     bases = "bases",
+    /// Where the backward searches with bases find no plan, give that macro search
+    /// the plan of the packing pass in which boxes may wait off the goals
+    /// ([`crate::analysis::parking_plan`]; `parking`).
+    parking = "parking",
     /// File the macro searches' positions by the boxes standing where the next steps
     /// would shut them off, and let an advisor move them away ([`out_of_plan`];
     /// `out-of-plan`).
@@ -509,7 +513,15 @@ impl<'a> PlanFinder<'a> {
         let plan = (macros && techniques.bases)
             .then(|| {
                 let until = stop.by(Instant::now() + BASE_PLAN_TIME);
-                BasePlan::search(level, analysis, BASE_PLAN_POSITIONS, &until)
+                let plan = BasePlan::search(level, analysis, BASE_PLAN_POSITIONS, &until);
+                // The pass with parking has a budget of its own: where the searches
+                // above find nothing, they have often spent theirs.
+                plan.or_else(|| {
+                    let until = stop.by(Instant::now() + BASE_PLAN_TIME);
+                    (techniques.parking)
+                        .then(|| BasePlan::with_parking(level, analysis, &until))
+                        .flatten()
+                })
             })
             .flatten();
         let pi = macros && techniques.pi_macros;
@@ -1164,4 +1176,25 @@ mod tests {
             assert!(finder.stats().positions >= stored);
         });
     }
+
+    #[test]
+    fn where_no_plan_with_bases_is_found_the_plan_with_parking_is_followed() {
+        on_task(crate::analysis::ROOM_BESIDE_A_DEAD_END, |task| {
+            let (memory, never) = (task.tuning.memory, Stop::never());
+            let count = |t: Techniques| portfolio_size(PlanFinder::alone(task, &t, memory, &never));
+            let d = Techniques::DEFAULT;
+            let off = Techniques { parking: false, ..d };
+            // The search by the plan, under both selections.
+            assert_eq!(count(d), count(off) + 2);
+            // The finder alone solves the level (the backward searches to the bases
+            // find no plan for it, and without one it has none within 20 s).
+            let stop = Stop::new(Some(Instant::now() + Duration::from_secs(120)));
+            let (answer, _) = find_plan(task, &d, &stop);
+            let SearchAnswer::Plan(pushes) = answer else {
+                panic!("no plan: {answer:?}");
+            };
+            assert!(crate::game::plan_from_pushes(task.level, &pushes).is_ok());
+        });
+    }
 }
+
