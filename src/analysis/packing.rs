@@ -427,12 +427,12 @@ pub struct ParkingStep {
 /// part of the floor in turn, the start's first. Forward, each step is the cell a
 /// box comes to, and for a box that waits, the step that takes it on. `None` when no
 /// pass empties the goals within [`PARKING_POSITIONS`] positions, when the level has
-/// more goals than [`MAX_ORDERED_GOALS`] or not as many boxes as goals, or when
-/// `stop` says stop.
+/// more goals than [`MAX_ORDERED_GOALS`] or not as many boxes as goals, on ice
+/// (where boxes slide), or when `stop` says stop.
 pub fn parking_plan(level: &Level, region: &[bool], stop: &Stop) -> Option<Vec<ParkingStep>> {
     let goals: Vec<Cell> = level.goal_cells().filter(|&g| region[g]).collect();
     let boxes = level.box_cells().filter(|&b| region[b]).count();
-    if goals.len() > MAX_ORDERED_GOALS || goals.len() != boxes {
+    if goals.len() > MAX_ORDERED_GOALS || goals.len() != boxes || level.has_ice() {
         return None;
     }
     let mut on_board = vec![false; level.cell_count()];
@@ -444,7 +444,7 @@ pub fn parking_plan(level: &Level, region: &[bool], stop: &Stop) -> Option<Vec<P
         region,
         dead: FxHashSet::default(),
         positions: 0,
-        reach: Region::new(level),
+        reach: Region::adjacency(level),
         boxes: on_board,
         on_goals: goals,
         parked: Vec::new(),
@@ -505,14 +505,19 @@ impl Parking<'_> {
             return false;
         }
         self.positions += 1;
-        for (pull, after) in self.children(stop) {
-            self.apply(pull, true);
-            self.pulls.push(pull);
-            if self.extend(after, stop) {
-                return true;
+        // The boxes that can leave first; the boxes to pull off the goals to wait
+        // (a search of every box on a goal) only once none of those empties the goals.
+        for waits in [false, true] {
+            self.reach.fill(level, &self.boxes, player);
+            for (pull, after) in self.children(waits, stop) {
+                self.apply(pull, true);
+                self.pulls.push(pull);
+                if self.extend(after, stop) {
+                    return true;
+                }
+                self.pulls.pop();
+                self.apply(pull, false);
             }
-            self.pulls.pop();
-            self.apply(pull, false);
         }
         // A search cut short proves nothing about the position.
         if self.positions < PARKING_POSITIONS && !stop.should_stop() {
@@ -522,53 +527,55 @@ impl Parking<'_> {
     }
 
     /// The pulls from the position (the player's region in `reach`), each with a cell
-    /// of the player's region after it: the boxes that can leave, fewest pulls first,
-    /// then the boxes on goals that can be pulled to wait, deepest first.
-    fn children(&self, stop: &Stop) -> Vec<(Pull, Cell)> {
+    /// of the player's region after it: without `waits`, the boxes that can leave
+    /// (off the goals, or from where they wait), fewest pulls first; with it, the
+    /// boxes on goals that can be pulled off them to wait, deepest first.
+    fn children(&self, waits: bool, stop: &Stop) -> Vec<(Pull, Cell)> {
         let (level, region) = (self.level, self.region);
         let feed = Feed::new(level, region, &self.boxes);
         let board = (&self.boxes[..], &self.reach);
         let fed = |(b, p): State| !level.is_goal(b) && feed.feeds(level, (b, p));
-        let fewest = |ends: Vec<(State, u32)>| {
-            (ends.into_iter())
-                .filter(|&(s, _)| fed(s))
-                .min_by_key(|&(s, pulls)| (pulls, s))
-        };
-        let mut outs: Vec<(u32, Pull, Cell)> = Vec::new();
-        for &g in &self.on_goals {
-            // Through goals only, as the packing order's boxes leave.
-            let ends = pull_costs(level, region, board, g, |(b, _)| level.is_goal(b), stop);
-            if let Some(((_, p), pulls)) = fewest(ends) {
-                outs.push((pulls, Pull::Out(g), p));
+        let mut children: Vec<(u32, Pull, Cell)> = Vec::new();
+        if !waits {
+            let on_goal = |(b, _): State| level.is_goal(b);
+            let tries = (self.on_goals.iter()).map(|&g| (g, Pull::Out(g), true));
+            let tries = tries.chain(self.parked.iter().map(|&w| (w, Pull::Unpark(w), false)));
+            for (from, pull, leaves_goals) in tries {
+                if stop.should_stop() {
+                    return Vec::new();
+                }
+                // Off the goals through goals only, as the packing order's boxes
+                // leave; from a wait through any cell no box can come to.
+                let through = |s: State| if leaves_goals { on_goal(s) } else { !fed(s) };
+                let first = pulls_to(level, region, board, from, (through, fed), true, stop);
+                if let Some(&((_, p), pulls)) = first.first() {
+                    children.push((pulls, pull, p));
+                }
             }
-        }
-        for &w in &self.parked {
-            let ends = pull_costs(level, region, board, w, |s| !fed(s), stop);
-            if let Some(((_, p), pulls)) = fewest(ends) {
-                outs.push((pulls, Pull::Unpark(w), p));
-            }
-        }
-        outs.sort_by_key(|&(pulls, _, _)| pulls);
-        let mut parks: Vec<(u32, Pull, Cell)> = Vec::new();
-        for &g in &self.on_goals {
-            let ends = pull_costs(level, region, board, g, |s| !fed(s), stop);
-            // The fewest pulls to each cell off the goals no box can come to; the
-            // cell of the most. (A state's own fewest pulls count the box's way back
-            // and forth in a dead end.)
-            let mut nearest: FxHashMap<Cell, (u32, Cell)> = FxHashMap::default();
-            for ((b, p), pulls) in ends {
-                if !level.is_goal(b) && !fed((b, p)) {
+            children.sort_by_key(|&(pulls, _, _)| pulls);
+        } else {
+            let waiting = |(b, p): State| !level.is_goal(b) && !fed((b, p));
+            for &g in &self.on_goals {
+                if stop.should_stop() {
+                    return Vec::new();
+                }
+                let ends = pulls_to(level, region, board, g, (|s| !fed(s), waiting), false, stop);
+                // The fewest pulls to each cell; the cell of the most. (A state's own
+                // fewest pulls would count the box's way back and forth in a dead end.)
+                let mut nearest: FxHashMap<Cell, (u32, Cell)> = FxHashMap::default();
+                for ((b, p), pulls) in ends {
                     let e = nearest.entry(b).or_insert((pulls, p));
                     *e = (*e).min((pulls, p));
                 }
+                let deepest =
+                    (nearest.into_iter()).max_by_key(|&(b, (pulls, _))| (pulls, Reverse(b)));
+                if let Some((cell, (pulls, p))) = deepest {
+                    children.push((pulls, Pull::Park { goal: g, cell }, p));
+                }
             }
-            let deepest = (nearest.into_iter()).max_by_key(|&(b, (pulls, _))| (pulls, Reverse(b)));
-            if let Some((cell, (pulls, p))) = deepest {
-                parks.push((pulls, Pull::Park { goal: g, cell }, p));
-            }
+            children.sort_by_key(|&(pulls, _, _)| Reverse(pulls));
         }
-        parks.sort_by_key(|&(pulls, _, _)| Reverse(pulls));
-        (outs.into_iter().chain(parks))
+        (children.into_iter())
             .map(|(_, pull, after)| (pull, after))
             .collect()
     }
@@ -627,35 +634,54 @@ fn toggle(list: &mut Vec<Cell>, cell: Cell, present: bool) {
     }
 }
 
-/// Every state (box cell, player cell) the box on `from` reaches by pulls, the other
-/// boxes of `boxes` in place and the player starting in `reach`, each with its fewest
-/// pulls (walks cost nothing); the box is pulled on only from the states `through`
-/// lets through. Cut short when `stop` says stop.
-fn pull_costs(
+/// The most states one search of [`pulls_to`] stores: each is a pair of cells, so on a
+/// board of tens of thousands of cells a search could otherwise hold millions.
+const MAX_PULL_STATES: usize = 1 << 20;
+
+/// The states (box cell, player cell) picked by `wanted` that the box on `from`
+/// reaches by pulls, the other boxes of `boxes` in place and the player starting in
+/// `reach`, each with its fewest pulls (walks cost nothing), fewest first: all of
+/// them, or with `first` only one of the fewest pulls (the one of the smallest
+/// cells). The box is pulled on only from the states
+/// `through` lets through. Cut short at [`MAX_PULL_STATES`] states or when `stop` says
+/// stop.
+fn pulls_to(
     level: &Level,
     region: &[bool],
     (boxes, reach): (&[bool], &Region),
     from: Cell,
-    through: impl Fn(State) -> bool,
+    (through, wanted): (impl Fn(State) -> bool, impl Fn(State) -> bool),
+    first: bool,
     stop: &Stop,
 ) -> Vec<(State, u32)> {
     let free = |c: Cell, b: Cell| region[c] && !level.is_wall(c) && c != b && !boxes[c];
+    // A 0-1 search: walks go to the front of the queue, pulls to the back, so the
+    // states come off it fewest pulls first.
     let mut pulls: FxHashMap<State, u32> = FxHashMap::default();
-    let mut queue = VecDeque::new();
+    let mut queue: VecDeque<(State, u32)> = VecDeque::new();
     for d in Direction::ALL {
         let p = level.neighbor(from, d);
         if free(p, from) && reach.contains(p) {
             pulls.insert((from, p), 0);
-            queue.push_back((from, p));
+            queue.push_back(((from, p), 0));
         }
     }
+    let mut found = Vec::new();
     let mut taken = 0u32;
-    while let Some((b, p)) = queue.pop_front() {
+    while let Some(((b, p), cost)) = queue.pop_front() {
         taken = taken.wrapping_add(1);
-        if taken.is_multiple_of(1 << 12) && stop.should_stop() {
+        if (taken.is_multiple_of(1 << 12) && stop.should_stop()) || pulls.len() > MAX_PULL_STATES {
             break;
         }
-        let cost = pulls[&(b, p)];
+        if pulls[&(b, p)] < cost {
+            continue; // reached with fewer pulls since
+        }
+        if first && found.first().is_some_and(|&(_, least)| cost > least) {
+            break; // every state of the fewest pulls is in
+        }
+        if wanted((b, p)) {
+            found.push(((b, p), cost));
+        }
         if !through((b, p)) {
             continue;
         }
@@ -664,18 +690,26 @@ fn pull_costs(
             let q = level.neighbor(p, d);
             if free(q, b) && pulls.get(&(b, q)).is_none_or(|&k| k > cost) {
                 pulls.insert((b, q), cost);
-                queue.push_front((b, q));
+                queue.push_front(((b, q), cost));
             }
             if level.neighbor(b, d) == p {
                 let beyond = level.neighbor(p, d);
                 if free(beyond, b) && pulls.get(&(p, beyond)).is_none_or(|&k| k > cost + 1) {
                     pulls.insert((p, beyond), cost + 1);
-                    queue.push_back((p, beyond));
+                    queue.push_back(((p, beyond), cost + 1));
                 }
             }
         }
     }
-    pulls.into_iter().collect()
+    if first {
+        // Of the states of the fewest pulls, the one of the smallest cells.
+        found = found
+            .into_iter()
+            .min_by_key(|&(s, c)| (c, s))
+            .into_iter()
+            .collect();
+    }
+    found
 }
 
 /// The pushes that undo the pulls leading to state `end` (read back through `reached`).
@@ -888,8 +922,8 @@ pub(crate) mod tests {
     }
 
     /// A room of goals with one way in (row 3), beside a dead-end corridor that opens
-    /// only onto the goals of column 3: once the goals above it are filled, no box can
-    /// come to the three at the corridor's mouth, and none can go down the corridor.
+    /// only onto goals (r5c3 above it, r7c1 beside it): once the goals round it are
+    /// filled, no box can come to the goals at its mouth, and none can go down it.
     pub(crate) const ROOM_BESIDE_A_DEAD_END: &str = "\
 ###########
 #....######
@@ -919,8 +953,8 @@ pub(crate) mod tests {
             assert_eq!(fills.len(), 1);
             assert_eq!(fills[0].until, None);
         }
-        // The other steps are waits, off the goals, in the corridor (rows 8 to 13,
-        // columns 2 and 3), each taken on by a later step onto a goal of column 3.
+        // The other steps are waits, off the goals, in the corridor (rows 6 to 13,
+        // columns 2 and 3), each taken on by a later step onto a goal.
         let waits: Vec<(usize, &ParkingStep)> = plan
             .iter()
             .enumerate()
@@ -931,14 +965,13 @@ pub(crate) mod tests {
         for (i, wait) in waits {
             let (row, col) = level.row_col(wait.to);
             assert!(
-                (8..=13).contains(&row) && (2..=3).contains(&col),
+                (6..=13).contains(&row) && (2..=3).contains(&col),
                 "{:?}",
                 (row, col)
             );
             let until = wait.until.expect("a box that waits is taken on");
             assert!(until > i);
             assert!(level.is_goal(plan[until].to));
-            assert_eq!(level.row_col(plan[until].to).1, 3);
         }
     }
 

@@ -543,4 +543,3 @@ mod tests {
         assert_eq!(plan.packed(&waiting), first_wait + 1);
     }
 }
-

@@ -102,7 +102,8 @@ const BY_PLAN_SLICES: usize = 5;
 const BASE_PLAN_POSITIONS: usize = 20_000;
 
 /// The most time the backward searches for a plan with bases take from the searches,
-/// both together.
+/// both together; where they find none, the packing pass with parking has as much
+/// again (`parking`, which needs `bases`).
 const BASE_PLAN_TIME: Duration = Duration::from_secs(1);
 
 /// The least grace, in push expansions, the push searches have after the macro search
@@ -1197,4 +1198,3 @@ mod tests {
         });
     }
 }
-
