@@ -402,7 +402,8 @@ enum Pull {
     Unpark(Cell),
 }
 
-/// One step of a [`parking_plan`], in forward order.
+/// One step of a plan of box moves, in forward order: of a [`parking_plan`], and of
+/// the finder's plan with bases, which reads its backward search in the same steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParkingStep {
     /// The cell a box comes to: a goal, or a cell off the goals where it waits.
@@ -505,11 +506,15 @@ impl Parking<'_> {
             return false;
         }
         self.positions += 1;
+        let feed = Feed::new(level, self.region, &self.boxes);
         // The boxes that can leave first; the boxes to pull off the goals to wait
         // (a search of every box on a goal) only once none of those empties the goals.
         for waits in [false, true] {
-            self.reach.fill(level, &self.boxes, player);
-            for (pull, after) in self.children(waits, stop) {
+            if waits {
+                // The children's searches left the player's region of their own.
+                self.reach.fill(level, &self.boxes, player);
+            }
+            for (pull, after) in self.children(&feed, waits, stop) {
                 self.apply(pull, true);
                 self.pulls.push(pull);
                 if self.extend(after, stop) {
@@ -526,13 +531,13 @@ impl Parking<'_> {
         false
     }
 
-    /// The pulls from the position (the player's region in `reach`), each with a cell
-    /// of the player's region after it: without `waits`, the boxes that can leave
-    /// (off the goals, or from where they wait), fewest pulls first; with it, the
-    /// boxes on goals that can be pulled off them to wait, deepest first.
-    fn children(&self, waits: bool, stop: &Stop) -> Vec<(Pull, Cell)> {
+    /// The pulls from the position (the player's region in `reach`, where boxes can
+    /// come from in `feed`), each with a cell of the player's region after it: without
+    /// `waits`, the boxes that can leave (off the goals, or from where they wait),
+    /// fewest pulls first; with it, the boxes on goals that can be pulled off them to
+    /// wait, deepest first.
+    fn children(&self, feed: &Feed, waits: bool, stop: &Stop) -> Vec<(Pull, Cell)> {
         let (level, region) = (self.level, self.region);
-        let feed = Feed::new(level, region, &self.boxes);
         let board = (&self.boxes[..], &self.reach);
         let fed = |(b, p): State| !level.is_goal(b) && feed.feeds(level, (b, p));
         let mut children: Vec<(u32, Pull, Cell)> = Vec::new();

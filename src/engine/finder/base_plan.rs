@@ -18,19 +18,15 @@ use std::collections::{BinaryHeap, HashSet};
 use std::cmp::Reverse;
 
 use crate::analysis::Analysis;
+// One step of the plan: a box comes to `to`; `until` is the step that takes it on
+// (`None`: it stays there to the end). The packing pass with parking reads its plan
+// forward in the same steps.
+use crate::analysis::ParkingStep as PlanStep;
 use crate::analysis::{cheapest_assignment, parking_plan};
 use crate::analysis::distance::{UNREACHABLE, push_distances_from};
 use crate::game::Region;
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
-
-/// One step of the plan: a box comes to `to`; `until` is the step that takes it on
-/// (`None`: it stays there to the end).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct PlanStep {
-    to: Cell,
-    until: Option<usize>,
-}
 
 /// The plan, in forward order.
 #[derive(Clone, Debug)]
@@ -87,12 +83,6 @@ impl BasePlan {
     /// to the bases does not get past. `None` when it finds none (or `stop` says stop).
     pub fn with_parking(level: &Level, analysis: &Analysis, stop: &Stop) -> Option<BasePlan> {
         let steps = parking_plan(level, &analysis.region, stop)?;
-        let steps = (steps.into_iter())
-            .map(|s| PlanStep {
-                to: s.to,
-                until: s.until,
-            })
-            .collect();
         Some(BasePlan { steps })
     }
 }
