@@ -3,20 +3,26 @@
 //! next one all hold boxes", is a question to the unrolled `pushes` formula from the
 //! position the last subgoal left ([`fewest_pushes`]), asked for the fewest pushes. A
 //! subplan that ends in a deadlock is refused, and the question asked again without
-//! that end; a subgoal that cannot be reached within [`MAX_SUBGOAL_PUSHES`] sends the
+//! that end. Where the deadlock is a knot (a few boxes jammed together that cannot all
+//! reach goals, [`Knots`]) or a corral no pushes of its fence open ([`Corrals`]), both
+//! proved by the finder's small searches, every later question is asked not to end with
+//! boxes on the knot's or the fence's cells: the same jam would come back in many end
+//! positions. A subgoal that cannot be reached within [`MAX_SUBGOAL_PUSHES`] sends the
 //! planner back to the subgoal before, which refuses the position it had led to and
-//! asks again (backtracking). Every push of its plans comes from a SAT model.
+//! asks again (backtracking). Every push of its plans comes from a SAT model; the tests
+//! only refuse where a subplan ends.
 //!
 //! It proves nothing about the plan's length, and running out of subplans proves
 //! nothing either: the order is a guide and the subgoals are capped.
 
+use super::finder::{Corrals, Knots};
 use super::push_search::{self, Push, SearchAnswer};
 use super::target::{Reached, fewest_pushes};
 use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
 use crate::analysis::{Assignment, packing_order};
 use crate::encode::pushes::Target;
 use crate::encode::{QUESTION_BUDGET, pushes_step_size};
-use crate::game::Metric;
+use crate::game::{Metric, Region};
 use crate::level::{Cell, Level};
 
 /// The most pushes one subgoal may take.
@@ -145,6 +151,11 @@ pub fn plan_by_subgoals(task: &Task, stop: &Stop) -> (SearchAnswer, SubgoalCount
 pub struct GoalByGoal {
     order: Vec<Cell>,
     assignment: Assignment,
+    /// The tests of the subgoals' ends for jams.
+    jam_tests: JamTests,
+    /// The cells of the knots and dead corrals' fences met so far: no question may end
+    /// with boxes on all the cells of one.
+    jams: Vec<Vec<Cell>>,
     chain: Vec<Link>,
     /// What the planner counted so far.
     pub counts: SubgoalCounts,
@@ -162,9 +173,19 @@ impl GoalByGoal {
         }
         let start = level.initial_boxes().to_vec();
         let chain = vec![Link::new(start, level.player(), Vec::new(), &order)];
+        let techniques = &task.tuning.finder;
+        let knots = (techniques.knots).then(|| Knots::new(level, stop.clone()));
+        let corrals = (techniques.strict_corrals).then(|| Corrals::new(level, stop.clone()));
+        let floor = (0..level.cell_count()).filter(|&c| task.analysis.region[c]).collect();
         Some(GoalByGoal {
             assignment,
             order,
+            jam_tests: JamTests {
+                knots,
+                corrals,
+                floor,
+            },
+            jams: Vec::new(),
             chain,
             counts: SubgoalCounts::default(),
         })
@@ -201,10 +222,14 @@ impl GoalByGoal {
             let start = level.with_position(link.player, &link.boxes);
             let mut wanted = link.kept.clone();
             wanted.push(goal);
+            let avoid: Vec<Vec<Cell>> = (link.refused.iter())
+                .chain(&self.jams)
+                .cloned()
+                .collect();
             let target = Target {
                 boxes: &wanted,
                 player_cells: &[],
-                avoid: &link.refused,
+                avoid: &avoid,
             };
             let bounds = (1, MAX_SUBGOAL_PUSHES, 1);
             match fewest_pushes(task, &start, &target, bounds, stop) {
@@ -212,6 +237,11 @@ impl GoalByGoal {
                 Reached::Pushes(pushes) => {
                     let (boxes, player) = after(level, link, &pushes);
                     let cells: Vec<Cell> = (0..boxes.len()).filter(|&c| boxes[c]).collect();
+                    let end = (&boxes[..], &cells[..], player);
+                    if let Some(jam) = self.jam_tests.jam_at_end(task, &pushes, end) {
+                        self.jams.push(jam);
+                        continue;
+                    }
                     if is_dead(task, &mut self.assignment, &cells) {
                         link.refused.push(cells);
                         continue;
@@ -231,6 +261,38 @@ impl GoalByGoal {
     }
 }
 
+/// The deadlock tests of the subgoals' ends: knots (`None` under `--finder-off knots`)
+/// and corrals by the strict test (`None` under `--finder-off strict-corrals`), and the
+/// floor where corrals are looked for.
+struct JamTests {
+    knots: Option<Knots>,
+    corrals: Option<Corrals>,
+    floor: Vec<Cell>,
+}
+
+impl JamTests {
+    /// The cells of a jam at the end of a subplan of `pushes`, which leads to the
+    /// position with boxes on `boxes` (and on `cells`, in cell order) and the player on
+    /// `player`: a knot a moved box makes there, else a corral no pushes of its fence
+    /// open.
+    fn jam_at_end(
+        &mut self,
+        task: &Task,
+        pushes: &[Push],
+        (boxes, cells, player): (&[bool], &[Cell], Cell),
+    ) -> Option<Vec<Cell>> {
+        let (level, analysis) = (task.level, task.analysis);
+        let knot = (self.knots.as_mut())
+            .and_then(|knots| knot_at_end(task, knots, pushes, (boxes, cells), player));
+        knot.or_else(|| {
+            let corrals = self.corrals.as_mut()?;
+            let mut reach = Region::new(level);
+            reach.fill(level, boxes, player);
+            corrals.dead_fence_strict(level, analysis, boxes, &reach, &self.floor)
+        })
+    }
+}
+
 /// The position after `pushes` from `link`'s: the boxes and the player's cell.
 fn after(level: &Level, link: &Link, pushes: &[Push]) -> (Vec<bool>, Cell) {
     let mut boxes = link.boxes.clone();
@@ -241,6 +303,29 @@ fn after(level: &Level, link: &Link, pushes: &[Push]) -> (Vec<bool>, Cell) {
         player = from;
     }
     (boxes, player)
+}
+
+/// The cells of a knot at the end of `pushes`, which lead to the position with boxes on
+/// `boxes` (and on `cells`, in cell order) and the player on `player`: a knot learned
+/// before, or one a box the pushes moved makes there.
+fn knot_at_end(
+    task: &Task,
+    knots: &mut Knots,
+    pushes: &[Push],
+    (boxes, cells): (&[bool], &[Cell]),
+    player: Cell,
+) -> Option<Vec<Cell>> {
+    let level = task.level;
+    // Where each box the pushes moved ended.
+    let mut moved: Vec<Cell> = Vec::new();
+    for &(from, dir) in pushes {
+        moved.retain(|&m| m != from);
+        moved.push(level.neighbor(from, dir));
+    }
+    let cells: Vec<u16> = cells.iter().map(|&c| c as u16).collect();
+    moved
+        .into_iter()
+        .find_map(|m| knots.knot_in(level, task.analysis, (boxes, &cells), player, m))
 }
 
 /// Whether the boxes on `cells` are a deadlock the static analysis knows: a pattern, or
@@ -268,7 +353,7 @@ mod tests {
     use crate::engine::oracle::{SearchResult, shortest_pushes};
     use crate::engine::push_search::on_task;
     use crate::game::plan_from_pushes;
-    use crate::level::parse_xsb;
+    use crate::level::{Direction, parse_xsb};
 
     fn plan(text: &str) -> SearchAnswer {
         on_task(text, |task| plan_by_subgoals(task, &Stop::never()).0)
@@ -292,6 +377,30 @@ mod tests {
             shortest_pushes(&level, 60, 1_000_000),
             SearchResult::Optimal(pushes.len())
         );
+    }
+
+    #[test]
+    fn a_subgoal_end_with_boxes_jammed_off_the_goals_names_the_knot() {
+        // Pushing the box on r3c5 down leaves it beside the box on r4c4, both against
+        // the bottom wall: neither can move again, and r4c5 is no goal.
+        let text = "#######\n#   @ #\n#   $ #\n#..$  #\n#######\n";
+        on_task(text, |task| {
+            let level = task.level;
+            let at = |r, c| (0..level.cell_count()).find(|&x| level.row_col(x) == (r, c));
+            let [top, left, right, beside] = [(2, 4), (3, 3), (3, 4), (2, 3)].map(|(r, c)| at(r, c).unwrap());
+            let mut knots = Knots::new(level, Stop::never());
+            let jammed = |knots: &mut Knots, moved: Cell, dir, ends: [Cell; 2]| {
+                let mut boxes = vec![false; level.cell_count()];
+                boxes[ends[0]] = true;
+                boxes[ends[1]] = true;
+                let cells = [ends[0].min(ends[1]), ends[0].max(ends[1])];
+                knot_at_end(task, knots, &[(moved, dir)], (&boxes, &cells), moved)
+            };
+            let knot = jammed(&mut knots, top, Direction::Down, [left, right]);
+            assert_eq!(knot, Some(vec![left, right]));
+            // Pushed left instead, onto r3c4 above the other box, it jams nothing.
+            assert_eq!(jammed(&mut knots, top, Direction::Left, [beside, left]), None);
+        });
     }
 
     #[test]

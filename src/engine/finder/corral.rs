@@ -167,9 +167,24 @@ impl Corrals {
         reach: &Region,
         floor: &[Cell],
     ) -> bool {
+        (self.dead_fence_strict(level, analysis, boxes, reach, floor)).is_some()
+    }
+
+    /// The fence (sorted) of a corral of the position `boxes` (a mask), with the
+    /// player's region `reach`, that is dead by the strict test of
+    /// [`Corrals::any_dead_strict`]; `None` when there is none.
+    pub fn dead_fence_strict(
+        &mut self,
+        level: &Level,
+        analysis: &Analysis,
+        boxes: &[bool],
+        reach: &Region,
+        floor: &[Cell],
+    ) -> Option<Vec<Cell>> {
         let corrals = self.every_corral(level, boxes, reach, floor);
-        corrals.into_iter().any(|(fence, cells, _)| {
+        corrals.into_iter().find_map(|(fence, cells, _)| {
             self.fence_is_dead(level, analysis, boxes, reach, (&fence, &cells), Some(floor))
+                .then_some(fence)
         })
     }
 
@@ -327,10 +342,14 @@ mod tests {
         let mut corrals = Corrals::new(&level, Stop::never());
         assert!(!corrals.dead(&level, &analysis, boxes, &reach, below), "the player steps in");
         assert!(corrals.any_dead_strict(&level, &analysis, boxes, &reach, &floor));
+        // Its fence: the three boxes round the corridor's corral.
+        let fence = corrals.dead_fence_strict(&level, &analysis, boxes, &reach, &floor);
+        assert_eq!(fence, Some(level.box_cells().collect()));
         // A door the player pushes open: no corral is left once the box is through.
         let (level, analysis, reach, floor) = start("#######\n#  #  #\n#@ $ .#\n#  #  #\n#######\n");
         let boxes = level.initial_boxes();
         let mut corrals = Corrals::new(&level, Stop::never());
         assert!(!corrals.any_dead_strict(&level, &analysis, boxes, &reach, &floor));
+        assert_eq!(corrals.dead_fence_strict(&level, &analysis, boxes, &reach, &floor), None);
     }
 }

@@ -122,13 +122,35 @@ impl Knots {
         true
     }
 
+    /// The cells of a knot in the position `boxes` (a mask, the box cells in `cells`),
+    /// the player's region named by `player`: one learned before, or one the box pushed
+    /// onto `pushed` makes, proved now and kept; `None` when there is neither.
+    pub fn knot_in(
+        &mut self,
+        level: &Level,
+        analysis: &Analysis,
+        (boxes, cells): (&[bool], &[u16]),
+        player: Cell,
+        pushed: Cell,
+    ) -> Option<Vec<Cell>> {
+        if !self.dead(level, analysis, (boxes, cells), player, pushed) {
+            return None;
+        }
+        self.find(boxes, cells, player).map(|k| k.boxes.clone())
+    }
+
     /// Whether a knot learned before lies in the position.
     fn known(&self, boxes: &[bool], cells: &[u16], player: Cell) -> bool {
-        cells.iter().any(|&c| {
-            self.by_cell.get(&(c as Cell)).is_some_and(|knots| {
+        self.find(boxes, cells, player).is_some()
+    }
+
+    /// A knot learned before that lies in the position.
+    fn find(&self, boxes: &[bool], cells: &[u16], player: Cell) -> Option<&Knot> {
+        cells.iter().find_map(|&c| {
+            self.by_cell.get(&(c as Cell)).and_then(|knots| {
                 knots
                     .iter()
-                    .any(|k| k.player[player] && k.boxes.iter().all(|&b| boxes[b]))
+                    .find(|k| k.player[player] && k.boxes.iter().all(|&b| boxes[b]))
             })
         })
     }

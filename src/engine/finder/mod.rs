@@ -44,6 +44,8 @@ mod search;
 use std::time::{Duration, Instant};
 
 use base_plan::BasePlan;
+pub(crate) use corral::Corrals;
+pub(crate) use knots::Knots;
 use macros::MacroSearch;
 use search::Search;
 
@@ -155,7 +157,8 @@ techniques! {
     /// Prune positions whose corral can never be opened (`corrals`).
     corrals = "corrals",
     /// Prune positions holding a few boxes jammed together that cannot all reach
-    /// goals, learned where the search makes them (`knots`).
+    /// goals, learned where the search makes them (`knots`). The goal-by-goal planner
+    /// refuses the subgoal ends that hold one.
     knots = "knots",
     /// Rotate turns over the cells of the features (`rotation`).
     rotation = "rotation",
@@ -221,7 +224,8 @@ techniques! {
     /// Before the macro searches expand a position, test every corral of it by the
     /// strict criterion: pushes of its fence alone must leave the player a board
     /// without corrals, or bring every fence box onto a goal ([`corral`];
-    /// `strict-corrals`).
+    /// `strict-corrals`). The goal-by-goal planner tests its subgoals' ends the same
+    /// way.
     strict_corrals = "strict-corrals",
     /// Run a fifth search in the portfolio: the macro search filed by the packing
     /// order that, where a PI-corral is, moves only the boxes of its fence the player
