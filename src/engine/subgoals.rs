@@ -184,6 +184,7 @@ impl GoalByGoal {
                 knots,
                 corrals,
                 floor,
+                reach: Region::new(level),
             },
             jams: Vec::new(),
             chain,
@@ -262,12 +263,13 @@ impl GoalByGoal {
 }
 
 /// The deadlock tests of the subgoals' ends: knots (`None` under `--finder-off knots`)
-/// and corrals by the strict test (`None` under `--finder-off strict-corrals`), and the
-/// floor where corrals are looked for.
+/// and corrals by the strict test (`None` under `--finder-off strict-corrals`), the
+/// floor where corrals are looked for and the player's region of the end.
 struct JamTests {
     knots: Option<Knots>,
     corrals: Option<Corrals>,
     floor: Vec<Cell>,
+    reach: Region,
 }
 
 impl JamTests {
@@ -286,9 +288,8 @@ impl JamTests {
             .and_then(|knots| knot_at_end(task, knots, pushes, (boxes, cells), player));
         knot.or_else(|| {
             let corrals = self.corrals.as_mut()?;
-            let mut reach = Region::new(level);
-            reach.fill(level, boxes, player);
-            corrals.dead_fence_strict(level, analysis, boxes, &reach, &self.floor)
+            self.reach.fill(level, boxes, player);
+            corrals.dead_fence_strict(level, analysis, boxes, &self.reach, &self.floor)
         })
     }
 }

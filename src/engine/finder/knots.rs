@@ -75,29 +75,57 @@ impl Knots {
         &mut self,
         level: &Level,
         analysis: &Analysis,
-        (boxes, cells): (&[bool], &[u16]),
+        position: (&[bool], &[u16]),
         player: Cell,
         pushed: Cell,
     ) -> bool {
-        if self.known(boxes, cells, player) {
+        (self.locate(level, analysis, position, player, pushed)).is_some()
+    }
+
+    /// The cells of the knot [`Knots::dead`] finds in the position, `None` when it
+    /// finds none.
+    pub fn knot_in(
+        &mut self,
+        level: &Level,
+        analysis: &Analysis,
+        position: (&[bool], &[u16]),
+        player: Cell,
+        pushed: Cell,
+    ) -> Option<Vec<Cell>> {
+        let (cell, i) = self.locate(level, analysis, position, player, pushed)?;
+        Some(self.by_cell[&cell][i].boxes.clone())
+    }
+
+    /// Where the knot of [`Knots::dead`] is kept (its smallest cell and its index
+    /// there): one learned before, or one the box pushed onto `pushed` makes, proved
+    /// now and kept.
+    fn locate(
+        &mut self,
+        level: &Level,
+        analysis: &Analysis,
+        (boxes, cells): (&[bool], &[u16]),
+        player: Cell,
+        pushed: Cell,
+    ) -> Option<(Cell, usize)> {
+        if let Some(at) = self.known(boxes, cells, player) {
             self.hits += 1;
-            return true;
+            return Some(at);
         }
         let mut knot = cluster(level, boxes, pushed);
         if knot.len() < 2 {
-            return false;
+            return None;
         }
         knot.sort_unstable();
         let name = self.fill(level, &knot, player);
         if self.loose.contains(&knot, name) {
-            return false;
+            return None;
         }
         if self.solvable(level, analysis, &knot, player) {
             if self.loose.len() >= MOST_LOOSE {
                 self.loose.clear();
             }
             self.loose.insert(&knot, name);
-            return false;
+            return None;
         }
         // Shrink it to the boxes it needs: a smaller knot is met more often.
         let mut i = 0;
@@ -114,44 +142,23 @@ impl Knots {
         let region: Vec<bool> = (0..level.cell_count())
             .map(|c| self.region.contains(c))
             .collect();
-        self.by_cell.entry(knot[0]).or_default().push(Knot {
+        let first = knot[0];
+        let kept = self.by_cell.entry(first).or_default();
+        kept.push(Knot {
             boxes: knot,
             player: region,
         });
         self.learned += 1;
-        true
+        Some((first, kept.len() - 1))
     }
 
-    /// The cells of a knot in the position `boxes` (a mask, the box cells in `cells`),
-    /// the player's region named by `player`: one learned before, or one the box pushed
-    /// onto `pushed` makes, proved now and kept; `None` when there is neither.
-    pub fn knot_in(
-        &mut self,
-        level: &Level,
-        analysis: &Analysis,
-        (boxes, cells): (&[bool], &[u16]),
-        player: Cell,
-        pushed: Cell,
-    ) -> Option<Vec<Cell>> {
-        if !self.dead(level, analysis, (boxes, cells), player, pushed) {
-            return None;
-        }
-        self.find(boxes, cells, player).map(|k| k.boxes.clone())
-    }
-
-    /// Whether a knot learned before lies in the position.
-    fn known(&self, boxes: &[bool], cells: &[u16], player: Cell) -> bool {
-        self.find(boxes, cells, player).is_some()
-    }
-
-    /// A knot learned before that lies in the position.
-    fn find(&self, boxes: &[bool], cells: &[u16], player: Cell) -> Option<&Knot> {
+    /// Where a knot learned before that lies in the position is kept.
+    fn known(&self, boxes: &[bool], cells: &[u16], player: Cell) -> Option<(Cell, usize)> {
         cells.iter().find_map(|&c| {
-            self.by_cell.get(&(c as Cell)).and_then(|knots| {
-                knots
-                    .iter()
-                    .find(|k| k.player[player] && k.boxes.iter().all(|&b| boxes[b]))
-            })
+            let knots = self.by_cell.get(&(c as Cell))?;
+            let i = (knots.iter())
+                .position(|k| k.player[player] && k.boxes.iter().all(|&b| boxes[b]))?;
+            Some((c as Cell, i))
         })
     }
 
