@@ -133,6 +133,28 @@ fn pushes_path_gives_the_same_push_counts() {
     );
 }
 
+/// `pushes-folded` counts box lines: its plans replay, are never shorter than the push
+/// optimum, and are called optimal only at it.
+#[test]
+fn pushes_folded_plans_replay_and_claim_only_push_optima() {
+    let run = expect_code(&[SOLVABLE, "--json", "--encoding", "pushes-folded"], 0);
+    let lines = json_lines(&run);
+    let optimum = [1, 3, 6, 2, 1, 2, 4];
+    assert_eq!(lines.len(), optimum.len());
+    for (i, (v, &best)) in lines.iter().zip(&optimum).enumerate() {
+        assert_eq!(
+            (&v["status"], &v["encoding"]),
+            (&"solved".into(), &"pushes-folded".into())
+        );
+        let pushes = u64_field(v, "pushes");
+        assert!(pushes >= best, "{v}");
+        if !v["optimal"].is_null() {
+            assert_eq!(pushes, best, "{v}");
+        }
+        assert_verifies(SOLVABLE, i as u64 + 1, v["solution"].as_str().unwrap());
+    }
+}
+
 #[test]
 fn optimize_pushes_is_the_default_and_optimize_moves_is_astar_or_the_moves_encoding() {
     let default = solved_lines_without_seconds(&[SOLVABLE]);

@@ -159,8 +159,8 @@ fn encode_names_variables_and_writes_batches() {
         "DIMSPEC is for time-uniform encodings"
     );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("pushes-path encodings only"), "{err}");
-    for encoding in ["moves", "pushes", "pushes-path"] {
+    assert!(err.contains("not written for pushes-lazy"), "{err}");
+    for encoding in ["moves", "pushes", "pushes-path", "pushes-folded"] {
         let out = dimspec(encoding);
         assert!(out.status.success());
         let text = String::from_utf8_lossy(&out.stdout);

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use common::{GenOptions, Rng, random_level};
 use satsoko::encode::EncodingKind;
 use satsoko::engine::finder::Techniques;
-use satsoko::engine::oracle::{SearchResult, shortest_moves, shortest_pushes};
+use satsoko::engine::oracle::{SearchResult, shortest_lines, shortest_moves, shortest_pushes};
 use satsoko::engine::{
-    self, Incumbent, Outcome, Request, SolveError, Stop, Tuning, Verdict, registry,
+    self, Incumbent, Outcome, Questions, Request, SolveError, Stop, Tuning, Verdict, registry,
 };
 use satsoko::game::Metric;
 use satsoko::level::{Level, parse_xsb};
@@ -247,6 +247,102 @@ fn path_pushes_encoding_matches_push_bfs() {
     check_encoding(EncodingKind::PushesPath, 14, 600, 16, opts);
 }
 
+/// `pushes-folded` counts box lines: its least k must be the brute-force fewest lines,
+/// its plan that many lines, and it claims push-optimality only where the push search
+/// agrees; "none within k lines" and "unsolvable" must agree too.
+/// Returns how many plans have fewer lines than pushes.
+fn check_folded(seed: u64, count: usize, bound: usize, opts: GenOptions) -> usize {
+    let mut rng = Rng::new(seed);
+    let (mut solved, mut claimed, mut none_within, mut unsolvable, mut checked) = (0, 0, 0, 0, 0);
+    let mut folded = 0;
+    while checked < count {
+        let Some(text) = random_level(&mut rng, opts) else {
+            continue;
+        };
+        let level = parse_xsb("generated", &text)
+            .expect("generated levels parse")
+            .remove(0);
+        let outcome = run_driver(&level, EncodingKind::PushesFolded, bound)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let lines = shortest_lines(&level, bound, STATES);
+        checked += 1;
+        match (&outcome.verdict, lines) {
+            (Verdict::Solved { plan, optimal }, SearchResult::Optimal(m)) => {
+                plan.verify(&level).expect("driver plans replay");
+                assert_eq!(plan.line_count(), m, "box lines on\n{text}");
+                folded += (m < plan.push_count()) as usize;
+                let pushes = shortest_pushes(&level, usize::MAX, STATES);
+                let SearchResult::Optimal(p) = pushes else {
+                    panic!("lines {m} but pushes {pushes:?} on\n{text}");
+                };
+                let lower = outcome.lower_bound.expect("a lower bound");
+                assert!(
+                    lower <= p,
+                    "bound {lower} above the push optimum {p} on\n{text}"
+                );
+                if *optimal {
+                    assert_eq!(plan.push_count(), p, "claimed push-optimal on\n{text}");
+                    claimed += 1;
+                }
+                solved += 1;
+            }
+            (Verdict::NoPlan { bound }, SearchResult::NoneWithin(b)) => {
+                assert_eq!(*bound, b);
+                none_within += 1;
+            }
+            (Verdict::NoPlan { .. }, SearchResult::Unsolvable) => unsolvable += 1,
+            (Verdict::Unsolvable { reason }, r) => {
+                let deep = shortest_lines(&level, usize::MAX, STATES);
+                assert!(
+                    matches!(deep, SearchResult::Unsolvable | SearchResult::TooLarge),
+                    "SAT says unsolvable ({reason}) but BFS found {deep:?} (bounded: {r:?}) on\n{text}"
+                );
+                unsolvable += 1;
+            }
+            (_, SearchResult::TooLarge) => checked -= 1,
+            (v, r) => panic!("SAT {v:?} disagrees with the lines BFS {r:?} on\n{text}"),
+        }
+    }
+    eprintln!(
+        "pushes-folded: {checked} levels: {solved} solved ({folded} in fewer lines than \
+         pushes, {claimed} claimed push-optimal), {none_within} none within {bound} lines, \
+         {unsolvable} unsolvable"
+    );
+    assert!(solved >= count / 5, "too few solvable levels: {solved}");
+    assert!(claimed > 0, "no plan claimed push-optimal");
+    assert!(
+        unsolvable + none_within >= count / 20,
+        "too few unsolvable levels"
+    );
+    folded
+}
+
+#[test]
+fn folded_pushes_encoding_matches_the_lines_bfs() {
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 10,
+        ice_percent: 0,
+        extra_size: 4,
+    };
+    let folded = check_folded(31, 400, 10, opts);
+    assert!(
+        folded >= 40,
+        "too few plans with lines of several pushes: {folded}"
+    );
+}
+
+#[test]
+fn folded_pushes_encoding_agrees_on_none_within_a_small_bound() {
+    let opts = GenOptions {
+        max_boxes: 2,
+        wall_percent: 20,
+        ice_percent: 0,
+        extra_size: 0,
+    };
+    check_folded(32, 200, 1, opts);
+}
+
 #[test]
 fn path_pushes_encoding_agrees_on_none_within_a_small_bound() {
     let opts = GenOptions {
@@ -348,7 +444,11 @@ fn check_dimspec(encoding: EncodingKind, seed: u64, count: usize, bound: usize, 
             continue;
         };
         let level = parse_xsb("generated", &text).unwrap().remove(0);
-        let search = |b| oracle_search(&level, encoding.metric(), b);
+        // `pushes-folded`'s steps are box lines.
+        let search = |b| match encoding {
+            EncodingKind::PushesFolded => shortest_lines(&level, b, STATES),
+            _ => oracle_search(&level, encoding.metric(), b),
+        };
         let oracle = search(bound);
         if oracle == SearchResult::TooLarge {
             continue;
@@ -378,6 +478,17 @@ fn check_dimspec(encoding: EncodingKind, seed: u64, count: usize, bound: usize, 
     }
     eprintln!("{encoding} DIMSPEC: {checked} levels, {solved} solved");
     assert!(solved >= count / 5, "too few solvable levels: {solved}");
+}
+
+#[test]
+fn folded_dimspec_matches_the_lines_bfs() {
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 20,
+        ice_percent: 0,
+        extra_size: 1,
+    };
+    check_dimspec(EncodingKind::PushesFolded, 33, 150, 6, opts);
 }
 
 #[test]
@@ -654,10 +765,23 @@ fn goal_by_goal_plans_replay_and_are_never_shorter_than_the_optimum() {
 #[test]
 fn goal_by_goal_plans_with_path_questions_replay() {
     let tuning = Tuning {
-        path_questions: true,
+        questions: Questions::Path,
         ..Tuning::default()
     };
     check_plan_finder_with("subgoals", 20, false, 150, 0, tuning);
+}
+
+/// The goal-by-goal planner asking for the fewest box lines alone (`--questions
+/// folded`), and under the default both ways by turns.
+#[test]
+fn goal_by_goal_plans_with_folded_questions_replay() {
+    for (questions, seed) in [(Questions::Folded, 34), (Questions::Layers, 35)] {
+        let tuning = Tuning {
+            questions,
+            ..Tuning::default()
+        };
+        check_plan_finder_with("subgoals", seed, false, 150, 0, tuning);
+    }
 }
 
 /// A* over single moves on ice (its over-approximated slide analysis on) must give the

@@ -82,6 +82,43 @@ pub fn push_distances_to_goals(level: &Level) -> Vec<u32> {
     })
 }
 
+/// Box lines (straight runs of pushes, any length) a lone box needs to get from any cell
+/// of `sources` to each cell: each run needs room for the player behind the box at its
+/// start; other boxes are ignored, so it never exceeds the lines of real play.
+pub fn line_distances_from(level: &Level, sources: impl IntoIterator<Item = Cell>) -> Vec<u32> {
+    bfs(level, sources, |cell, out| {
+        for d in Direction::ALL {
+            if level.is_wall(level.neighbor(cell, d.opposite())) {
+                continue;
+            }
+            let mut ahead = level.neighbor(cell, d);
+            while !level.is_wall(ahead) {
+                out.push(ahead);
+                ahead = level.neighbor(ahead, d);
+            }
+        }
+    })
+}
+
+/// Box lines a lone box needs from each cell to reach the nearest goal (backward from
+/// the goals, as [`line_distances_from`] runs forward). `UNREACHABLE` marks the same
+/// dead squares as [`push_distances_to_goals`]: a line is a run of pushes.
+pub fn line_distances_to_goals(level: &Level) -> Vec<u32> {
+    bfs(level, level.goal_cells(), |cell, out| {
+        // The box arrives on `cell` by a run in direction d from `from`, the player
+        // standing behind `from`; every cell in between is floor.
+        for d in Direction::ALL {
+            let mut from = level.neighbor(cell, d.opposite());
+            while !level.is_wall(from) {
+                if !level.is_wall(level.neighbor(from, d.opposite())) {
+                    out.push(from);
+                }
+                from = level.neighbor(from, d.opposite());
+            }
+        }
+    })
+}
+
 /// Pushes a lone box at each cell needs to reach the nearest goal when the player cannot
 /// walk through the box: to push it the other way the player must walk around it, which
 /// a box in a corridor forbids. The state is the box cell and the side of it the player

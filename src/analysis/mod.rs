@@ -22,8 +22,8 @@ pub use bound::{
 };
 pub use deadlock::Deadlocks;
 pub use distance::{
-    UNREACHABLE, push_distances_from, push_distances_to_goals, push_distances_to_goals_walking,
-    walk_distances,
+    UNREACHABLE, line_distances_from, line_distances_to_goals, push_distances_from,
+    push_distances_to_goals, push_distances_to_goals_walking, walk_distances,
 };
 pub use freeze::{freeze_blocks, frozen, frozen_off_goal};
 pub use heuristic::Heuristic;

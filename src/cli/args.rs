@@ -414,8 +414,9 @@ pub struct EngineArgs {
     #[arg(long, default_value = "auto", value_name = "NAME", value_parser = engine_parser())]
     pub engine: EngineChoice,
     /// The CNF encoding the unroll engine uses: pushes (the default; pushes-path with
-    /// --solver cadical), pushes-lazy, pushes-path or moves (see encodings/). Naming one
-    /// selects the unroll engine under --engine auto.
+    /// --solver cadical), pushes-lazy, pushes-path, pushes-folded (one box line a step)
+    /// or moves (see encodings/). Naming one selects the unroll engine under --engine
+    /// auto.
     #[arg(long, value_name = "NAME")]
     pub encoding: Option<EncodingKind>,
     /// What to prove optimal: pushes (default), moves (the moves encoding), or none
@@ -466,20 +467,26 @@ pub struct EngineArgs {
         help_heading = TUNING
     )]
     pub horizons: u64,
-    /// How the SAT questions of the goal-by-goal planner and of the shortening windows
-    /// say where the player can walk: layers (the pushes encoding) or path (one walk a
-    /// step, as pushes-path; encodings/pushes.md).
-    #[arg(long, value_enum, default_value = "layers", value_name = "FORM", help_heading = TUNING)]
+    /// The formula of the SAT questions of the goal-by-goal planner and of the
+    /// shortening windows: both (the planner twice, taking turns, its subgoals asked in
+    /// the layers and in box lines; the windows in the layers), layers (the pushes
+    /// encoding), path (one walk a step, as pushes-path) or folded (the subgoals in box
+    /// lines, as pushes-folded; the windows keep the layers); encodings/pushes.md.
+    #[arg(long, value_enum, default_value = "both", value_name = "FORM", help_heading = TUNING)]
     pub questions: QuestionsArg,
 }
 
 /// `--questions`: the reachability of the SAT questions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum QuestionsArg {
+    /// The subgoals in layers and in box lines by turns, the windows in layers.
+    Both,
     /// Breadth-first layers, as in the pushes encoding.
     Layers,
     /// One walk a step, as in pushes-path.
     Path,
+    /// The subgoals' questions in box lines, as in pushes-folded.
+    Folded,
 }
 
 /// The values of `--finder-off` and `--finder-on`: the finder's techniques.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::args::{EngineArgs, FormatArg, OptimizeArg, PdrTechnique, QuestionsArg};
 use crate::engine::finder::Techniques;
-use crate::engine::{self, Engine, EngineChoice, Request, Tuning};
+use crate::engine::{self, Engine, EngineChoice, Questions, Request, Tuning};
 use crate::game::Metric;
 use crate::level::{Format, Level};
 use crate::sat::SolverChoice;
@@ -139,7 +139,12 @@ fn tuning_of(args: &EngineArgs) -> Result<Tuning, String> {
         // The parser caps --memory at 1 TiB, which fits a usize on 64-bit machines.
         memory: usize::try_from(args.memory << 20).map_err(|_| "--memory is too large here")?,
         horizons: args.horizons as usize,
-        path_questions: args.questions == QuestionsArg::Path,
+        questions: match args.questions {
+            QuestionsArg::Both => Questions::Both,
+            QuestionsArg::Layers => Questions::Layers,
+            QuestionsArg::Path => Questions::Path,
+            QuestionsArg::Folded => Questions::Folded,
+        },
     })
 }
 

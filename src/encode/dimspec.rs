@@ -106,19 +106,20 @@ pub fn spec(level: &Level, kind: EncodingKind) -> Result<Spec, String> {
     let mut cnf = CnfBuffer::new();
     let mut enc: Box<dyn Uniform> = match kind {
         EncodingKind::Moves => Box::new(MovesEncoding::new_uniform(level, &analysis, &mut cnf)),
-        EncodingKind::Pushes | EncodingKind::PushesPath => {
-            let reach = match kind {
-                EncodingKind::Pushes => Reach::Layered,
-                _ => Reach::Path,
+        EncodingKind::Pushes | EncodingKind::PushesPath | EncodingKind::PushesFolded => {
+            let form = match kind {
+                EncodingKind::Pushes => (Reach::Layered, false),
+                EncodingKind::PushesFolded => (Reach::Layered, true),
+                _ => (Reach::Path, false),
             };
             Box::new(PushesEncoding::new_uniform(
-                level, &analysis, reach, &mut cnf,
+                level, &analysis, form, &mut cnf,
             ))
         }
-        _ => {
+        EncodingKind::PushesLazy => {
             return Err(format!(
-                "DIMSPEC is written for the moves, pushes and pushes-path encodings only; \
-                 {kind} learns its cuts model by model (use plain DIMACS)"
+                "DIMSPEC is not written for {kind}, which learns its cuts model by model \
+                 (use plain DIMACS)"
             ));
         }
     };
@@ -348,7 +349,7 @@ mod tests {
     fn the_lazy_encoding_is_refused() {
         let level = parse_xsb("t", "#####\n#@$.#\n#####\n").unwrap().remove(0);
         let err = write(&level, EncodingKind::PushesLazy, &[]).unwrap_err();
-        assert!(err.contains("pushes-path encodings only"), "{err}");
+        assert!(err.contains("not written for pushes-lazy"), "{err}");
     }
 
     #[test]

@@ -37,15 +37,19 @@ pub enum EncodingKind {
     /// One push per step, reachability by one marked walk per step whose nodes count
     /// their neighbours on it (Bofill et al.'s path encoding; push-optimal).
     PushesPath,
+    /// One box line per step (a box pushed any number of cells in one direction),
+    /// reachability by layers: the fewest box lines, a lower bound on the pushes.
+    PushesFolded,
 }
 
 impl EncodingKind {
     /// All encodings, for help texts.
-    pub const ALL: [EncodingKind; 4] = [
+    pub const ALL: [EncodingKind; 5] = [
         EncodingKind::Moves,
         EncodingKind::Pushes,
         EncodingKind::PushesLazy,
         EncodingKind::PushesPath,
+        EncodingKind::PushesFolded,
     ];
 
     /// The name used on the command line and in output.
@@ -55,6 +59,7 @@ impl EncodingKind {
             EncodingKind::Pushes => "pushes",
             EncodingKind::PushesLazy => "pushes-lazy",
             EncodingKind::PushesPath => "pushes-path",
+            EncodingKind::PushesFolded => "pushes-folded",
         }
     }
 
@@ -62,9 +67,10 @@ impl EncodingKind {
     pub fn document(self) -> &'static str {
         match self {
             EncodingKind::Moves => "encodings/moves.md",
-            EncodingKind::Pushes | EncodingKind::PushesLazy | EncodingKind::PushesPath => {
-                "encodings/pushes.md"
-            }
+            EncodingKind::Pushes
+            | EncodingKind::PushesLazy
+            | EncodingKind::PushesPath
+            | EncodingKind::PushesFolded => "encodings/pushes.md",
         }
     }
 
@@ -77,14 +83,24 @@ impl EncodingKind {
         }
     }
 
-    /// The metric the first satisfiable k is optimal for.
+    /// The metric the encoding's plans are counted in and its bounds bound: the first
+    /// satisfiable k is its optimum, but for `pushes-folded`, whose k counts box lines,
+    /// only a lower bound on the pushes (see [`EncodingKind::counts_the_metric`]).
     pub fn metric(self) -> Metric {
         match self {
             EncodingKind::Moves => Metric::Moves,
-            EncodingKind::Pushes | EncodingKind::PushesLazy | EncodingKind::PushesPath => {
-                Metric::Pushes
-            }
+            EncodingKind::Pushes
+            | EncodingKind::PushesLazy
+            | EncodingKind::PushesPath
+            | EncodingKind::PushesFolded => Metric::Pushes,
         }
+    }
+
+    /// Whether k counts the metric itself, so that the first satisfiable k is the
+    /// optimum; `pushes-folded` counts box lines, and its plan at the fewest lines is
+    /// push-optimal only if every line is one push.
+    pub fn counts_the_metric(self) -> bool {
+        self != EncodingKind::PushesFolded
     }
 
     /// The default encoding for a metric: `moves`, or the layered `pushes`.
@@ -116,6 +132,9 @@ impl EncodingKind {
     pub fn lower_bound(self, analysis: &Analysis) -> usize {
         match self {
             EncodingKind::Moves => analysis.move_lower_bound,
+            // One line, unless the level is solved (or refuted) already: the goal
+            // clauses prune by the lines each box needs.
+            EncodingKind::PushesFolded => analysis.push_lower_bound.min(1),
             EncodingKind::Pushes | EncodingKind::PushesLazy | EncodingKind::PushesPath => {
                 analysis.push_lower_bound
             }
@@ -126,7 +145,7 @@ impl EncodingKind {
     /// counts pushes (see `Analysis::push_parity`); `moves` has none.
     pub fn parity(self, analysis: &Analysis) -> Option<usize> {
         match self {
-            EncodingKind::Moves => None,
+            EncodingKind::Moves | EncodingKind::PushesFolded => None,
             EncodingKind::Pushes | EncodingKind::PushesLazy | EncodingKind::PushesPath => {
                 analysis.push_parity
             }
@@ -160,6 +179,7 @@ impl EncodingKind {
                 analysis,
                 pushes::Reach::Path,
             )),
+            EncodingKind::PushesFolded => Box::new(pushes::PushesEncoding::folded(level, analysis)),
         }
     }
 }
@@ -179,7 +199,7 @@ impl FromStr for EncodingKind {
         EncodingKind::ALL
             .into_iter()
             .find(|e| e.name() == s)
-            .ok_or_else(|| format!("unknown encoding {s:?}: use moves, pushes or pushes-lazy"))
+            .ok_or_else(|| format!("unknown encoding {s:?}: use moves, pushes, pushes-lazy, pushes-path or pushes-folded"))
     }
 }
 
@@ -289,6 +309,14 @@ pub fn path_step_size(level: &Level, analysis: &Analysis) -> u64 {
     20 * graph.len() as u64 + 24 * live + 8 * cap
 }
 
+/// The variables and clauses together that one step of `pushes-folded` adds to
+/// `level`, about: the layers of [`layered_step_size`], and per live cell and direction
+/// a `moved` and a `push` variable with some eight clauses.
+pub fn folded_step_size(level: &Level, analysis: &Analysis) -> u64 {
+    let live = analysis.live.iter().filter(|&&l| l).count() as u64;
+    layered_step_size(level, analysis) + 40 * live
+}
+
 /// [`layered_step_size`] or [`path_step_size`], by the reachability the step has.
 pub fn pushes_step_size(level: &Level, analysis: &Analysis, reach: pushes::Reach) -> u64 {
     match reach {
@@ -304,6 +332,7 @@ pub fn known_step_size(kind: EncodingKind, level: &Level, analysis: &Analysis) -
     match kind {
         EncodingKind::Pushes => Some(layered_step_size(level, analysis)),
         EncodingKind::PushesPath => Some(path_step_size(level, analysis)),
+        EncodingKind::PushesFolded => Some(folded_step_size(level, analysis)),
         EncodingKind::Moves | EncodingKind::PushesLazy => None,
     }
 }

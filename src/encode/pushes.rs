@@ -23,7 +23,9 @@ use super::dimspec::Uniform;
 use super::potential::{POTENTIAL_SLACK, Potential, initial_potential};
 use super::walk_graph::WalkGraph;
 use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells, start_as_variables};
-use crate::analysis::{Analysis, UNREACHABLE, push_distances_from};
+use crate::analysis::{
+    Analysis, UNREACHABLE, line_distances_from, line_distances_to_goals, push_distances_from,
+};
 use crate::game::{Region, plan_from_pushes};
 use crate::level::{Cell, Direction, Level};
 use crate::sat::cnf::{at_least_one, at_most_one, guarded_exactly_k, implies, implies_any};
@@ -101,6 +103,11 @@ pub struct PushesEncoding {
     goals: HashMap<usize, Lit>,
     /// The time-uniform variant written as DIMSPEC (see [`PushesEncoding::new_uniform`]).
     uniform: bool,
+    /// One box line a step (`pushes-folded`, see [`PushesEncoding::folded`]): the
+    /// distances in `pushes_to_goal` and `pushes_from_start` then count lines.
+    folded: bool,
+    /// `moved[t][c][d]`: during step t a box moves from c to c + d (folded only).
+    moved: Vec<Vec<[Term; 4]>>,
 }
 
 /// How many extensions of a path the search for the longest induced path may make
@@ -184,11 +191,37 @@ impl PushesEncoding {
                 }),
             goals: HashMap::new(),
             uniform: false,
+            folded: false,
+            moved: Vec::new(),
         }
     }
 
-    /// The time-uniform variant for DIMSPEC, with the layers or the walk of `reach`:
-    /// every step has the same variables. Step 0 has a variable for every cell a box or the player may
+    /// The folded variant (`pushes-folded`) with the layers: each step is one **box
+    /// line**, a box pushed any number of cells in one direction, so the first
+    /// satisfiable k is the fewest box lines, a lower bound on the pushes. The pruning by
+    /// time and the goal clauses count lines ([`line_distances_to_goals`]); what counts
+    /// pushes across steps is left out (the potentials, the costly pairs), and so are
+    /// the groups that compare two steps' single pushes (the push straight back, the
+    /// commuting pushes).
+    pub fn folded(level: &Level, analysis: &Analysis) -> PushesEncoding {
+        PushesEncoding::new(level, analysis, Reach::Layered).into_folded()
+    }
+
+    /// This encoding with one box line a step (see [`PushesEncoding::folded`]).
+    fn into_folded(mut self) -> PushesEncoding {
+        let level = &self.level;
+        let start_boxes = level.box_cells().filter(|&b| self.region[b]);
+        self.pushes_from_start = line_distances_from(level, start_boxes);
+        self.pushes_to_goal = line_distances_to_goals(level);
+        self.folded = true;
+        self.costly_pairs.clear();
+        self.matching = None;
+        self
+    }
+
+    /// The time-uniform variant for DIMSPEC, with the layers or the walk of `reach`,
+    /// one box line a step if `folded` (with the layers): every step has the same
+    /// variables. Step 0 has a variable for every cell a box or the player may
     /// ever be on (fixed by unit clauses), no cell is pruned by the pushes from the
     /// start, and what spans more than two steps or counts pushes across steps is left
     /// out: the potentials (and so the costly pairs) and the commuting pushes. All of
@@ -196,11 +229,14 @@ impl PushesEncoding {
     pub fn new_uniform(
         level: &Level,
         analysis: &Analysis,
-        reach: Reach,
+        (reach, folded): (Reach, bool),
         sink: &mut dyn ClauseSink,
     ) -> Self {
         assert!(reach != Reach::Lazy, "lazy cuts are learned per model");
         let mut enc = PushesEncoding::new(level, analysis, reach);
+        if folded {
+            enc = enc.into_folded();
+        }
         enc.uniform = true;
         let box_may = |c| enc.region[c] && enc.box_possible(c, 0);
         let (player, boxes) = start_as_variables(sink, level, |c| enc.player_possible(c), box_may);
@@ -410,6 +446,203 @@ impl PushesEncoding {
             .map(|c| graph.node(c).map_or(Term::FALSE, |v| on_walk[v]))
             .collect()
     }
+
+    /// One box line a step (`pushes-folded`): the box on a start cell is pushed any
+    /// number of cells in one direction. `moved(c, d)` says the box moves from c to
+    /// c + d during the step; `push(c, d)` says the line starts on c, the box's cell at
+    /// step t, with the player behind it. Exactly one line starts; every moved cell but
+    /// the start has its predecessor moved too, so the moved cells are one straight run
+    /// from the start. The cells ahead are free at t, the box ends after the last moved
+    /// cell, the player on it. Returns the starts, the player's cells and `moved`.
+    fn add_runs(
+        &self,
+        t: usize,
+        boxes: &[Term],
+        next_boxes: &[Term],
+        sink: &mut dyn ClauseSink,
+    ) -> (Vec<[Term; 4]>, Vec<Term>, Vec<[Term; 4]>) {
+        let n = self.level.cell_count();
+        let level = &self.level;
+        // A box passes c and c + d during the step, both live and within t + 1 lines
+        // of the start (the cells a run passes are positions of the plan too).
+        let mut moved = vec![[Term::FALSE; 4]; n];
+        let mut starts = vec![[Term::FALSE; 4]; n];
+        for (c, moves) in moved.iter_mut().enumerate() {
+            if !self.region[c] || !self.box_possible(c, t + 1) {
+                continue;
+            }
+            for d in Direction::ALL {
+                let (to, behind) = (level.neighbor(c, d), level.neighbor(c, d.opposite()));
+                if level.is_wall(to) || level.is_wall(behind) || next_boxes[to].is_false() {
+                    continue;
+                }
+                if !self.box_possible(to, t + 1) {
+                    continue;
+                }
+                moves[d.index()] = sink.new_var().into();
+            }
+        }
+        for c in 0..n {
+            for d in Direction::ALL {
+                let m = moved[c][d.index()];
+                if !m.is_false() && !boxes[c].is_false() {
+                    starts[c][d.index()] = sink.new_var().into();
+                }
+            }
+        }
+        let next_player = self.player_cells(&moved, sink);
+        exactly_one(&starts, sink);
+
+        for c in 0..n {
+            for d in Direction::ALL {
+                let m = moved[c][d.index()];
+                if m.is_false() {
+                    continue;
+                }
+                let (to, behind) = (level.neighbor(c, d), level.neighbor(c, d.opposite()));
+                let start = starts[c][d.index()];
+                let before = moved[behind][d.index()];
+                let after = moved[to][d.index()];
+                implies(sink, start, m);
+                implies(sink, start, boxes[c]);
+                // A moved cell whose predecessor did not move is the start.
+                sink.clause(&[!m, before, start]);
+                implies(sink, m, !boxes[to]);
+                implies(sink, m, !next_boxes[c]);
+                // The last moved cell: the box stops ahead of it, the player on it.
+                sink.clause(&[!m, after, next_boxes[to]]);
+                sink.clause(&[!m, after, next_player[c]]);
+            }
+            if !next_player[c].is_false() {
+                let p = next_player[c];
+                let mut clause = vec![!p];
+                clause.extend(moved[c].iter().copied());
+                sink.clause(&clause);
+                for d in Direction::ALL {
+                    let to = level.neighbor(c, d);
+                    if !level.is_wall(to) {
+                        // Not in the middle of the run.
+                        implies(sink, p, !moved[to][d.index()]);
+                    }
+                }
+                implies(sink, p, !next_boxes[c]);
+            }
+        }
+
+        // A box leaves c only as a line's start, arrives only by a move from c - d.
+        self.add_frame((boxes, next_boxes), (&starts, &moved), sink);
+        (starts, next_player, moved)
+    }
+
+    /// One push a step: the push variables of the step from `boxes` to `next_boxes`,
+    /// with exactly one of them true, its preconditions and effects, the player's cell
+    /// after it, and the frame axioms. Returns the pushes and the player's cells.
+    fn add_single_pushes(
+        &self,
+        boxes: &[Term],
+        next_boxes: &[Term],
+        sink: &mut dyn ClauseSink,
+    ) -> (Vec<[Term; 4]>, Vec<Term>) {
+        let n = self.level.cell_count();
+        let level = &self.level;
+        let mut pushes = vec![[Term::FALSE; 4]; n];
+        for c in 0..n {
+            if boxes[c].is_false() || !self.region[c] {
+                continue;
+            }
+            for d in Direction::ALL {
+                let (to, behind) = (level.neighbor(c, d), level.neighbor(c, d.opposite()));
+                if level.is_wall(to) || level.is_wall(behind) || next_boxes[to].is_false() {
+                    continue;
+                }
+                pushes[c][d.index()] = sink.new_var().into();
+            }
+        }
+        let next_player = self.player_cells(&pushes, sink);
+        exactly_one(&pushes, sink);
+
+        for c in 0..n {
+            for d in Direction::ALL {
+                let p = pushes[c][d.index()];
+                if p.is_false() {
+                    continue;
+                }
+                let (to, behind) = (level.neighbor(c, d), level.neighbor(c, d.opposite()));
+                implies(sink, p, boxes[c]);
+                implies(sink, p, !boxes[to]);
+                implies(sink, p, !boxes[behind]);
+                implies(sink, p, next_boxes[to]);
+                implies(sink, p, next_player[c]);
+            }
+            if !next_player[c].is_false() {
+                // The player ends where the pushed box was, and no box is there.
+                let mut clause = vec![!next_player[c]];
+                clause.extend(pushes[c].iter().copied());
+                sink.clause(&clause);
+                implies(sink, next_player[c], !next_boxes[c]);
+            }
+        }
+
+        // A box leaves c only by a push from c, arrives only by a push from c - d.
+        self.add_frame((boxes, next_boxes), (&pushes, &pushes), sink);
+        (pushes, next_player)
+    }
+
+    /// The player's cells after a step, `player_at(c, t+1)`: a variable where the
+    /// step's box may leave `c` (`left[c]` has a direction that is not false), and in
+    /// the time-uniform variant wherever the player may ever begin a step.
+    fn player_cells(&self, left: &[[Term; 4]], sink: &mut dyn ClauseSink) -> Vec<Term> {
+        (0..self.level.cell_count())
+            .map(|c| {
+                let possible = if self.uniform {
+                    self.player_possible(c)
+                } else {
+                    left[c].iter().any(|p| !p.is_false())
+                };
+                match possible {
+                    true => sink.new_var().into(),
+                    false => Term::FALSE,
+                }
+            })
+            .collect()
+    }
+
+    /// The frame axioms of a step from `boxes` to `next_boxes`: a box leaves c only by
+    /// one of `leaves[c]`, and arrives on c only by one of the `arrives[c − d][d]`.
+    fn add_frame(
+        &self,
+        (boxes, next_boxes): (&[Term], &[Term]),
+        (leaves, arrives): (&[[Term; 4]], &[[Term; 4]]),
+        sink: &mut dyn ClauseSink,
+    ) {
+        let level = &self.level;
+        for c in 0..level.cell_count() {
+            if !self.region[c] || (boxes[c].is_false() && next_boxes[c].is_false()) {
+                continue;
+            }
+            let mut leave = vec![!boxes[c], next_boxes[c]];
+            leave.extend(leaves[c].iter().copied());
+            sink.clause(&leave);
+            let mut arrive = vec![boxes[c], !next_boxes[c]];
+            for d in Direction::ALL {
+                let from = level.neighbor(c, d.opposite());
+                if !level.is_wall(from) {
+                    arrive.push(arrives[from][d.index()]);
+                }
+            }
+            sink.clause(&arrive);
+        }
+    }
+}
+
+/// Exactly one of the step's push terms that are not false (at least one, then at most
+/// one pairwise or by a ladder).
+fn exactly_one(pushes: &[[Term; 4]], sink: &mut dyn ClauseSink) {
+    let all: Vec<Term> = (pushes.iter().flatten().copied())
+        .filter(|p| !p.is_false())
+        .collect();
+    at_least_one(sink, &all);
+    at_most_one(sink, &all);
 }
 
 /// Each push of a step with the change it makes to a potential Σ value(box cell).
@@ -438,6 +671,9 @@ impl Uniform for PushesEncoding {
 
 impl Encoding for PushesEncoding {
     fn kind(&self) -> EncodingKind {
+        if self.folded {
+            return EncodingKind::PushesFolded;
+        }
         match self.reach {
             Reach::Lazy => EncodingKind::PushesLazy,
             Reach::Layered => EncodingKind::Pushes,
@@ -469,92 +705,20 @@ impl Encoding for PushesEncoding {
             })
             .collect();
         let boxes = self.boxes[t].clone();
-
-        let mut pushes = vec![[Term::FALSE; 4]; n];
-        for c in 0..n {
-            if boxes[c].is_false() || !self.region[c] {
-                continue;
-            }
-            for d in Direction::ALL {
-                let (to, behind) = (level.neighbor(c, d), level.neighbor(c, d.opposite()));
-                if level.is_wall(to) || level.is_wall(behind) || next_boxes[to].is_false() {
-                    continue;
-                }
-                pushes[c][d.index()] = sink.new_var().into();
-            }
-        }
-        let next_player: Vec<Term> = (0..n)
-            .map(|c| {
-                let possible = if self.uniform {
-                    self.player_possible(c)
-                } else {
-                    pushes[c].iter().any(|p| !p.is_false())
-                };
-                if possible {
-                    sink.new_var().into()
-                } else {
-                    Term::FALSE
-                }
-            })
-            .collect();
-
-        // Exactly one push per step.
-        let all: Vec<Term> = pushes
-            .iter()
-            .flatten()
-            .copied()
-            .filter(|p| !p.is_false())
-            .collect();
-        at_least_one(sink, &all);
-        at_most_one(sink, &all);
-
-        for c in 0..n {
-            for d in Direction::ALL {
-                let p = pushes[c][d.index()];
-                if p.is_false() {
-                    continue;
-                }
-                let (to, behind) = (level.neighbor(c, d), level.neighbor(c, d.opposite()));
-                implies(sink, p, boxes[c]);
-                implies(sink, p, !boxes[to]);
-                implies(sink, p, !boxes[behind]);
-                implies(sink, p, next_boxes[to]);
-                implies(sink, p, next_player[c]);
-            }
-            if !next_player[c].is_false() {
-                // The player ends where the pushed box was, and no box is there.
-                let mut clause = vec![!next_player[c]];
-                clause.extend(pushes[c].iter().copied());
-                sink.clause(&clause);
-                implies(sink, next_player[c], !next_boxes[c]);
-            }
-        }
-
-        // Frame axioms: a box leaves c only by a push from c, arrives only by a push
-        // from c - d.
-        for c in 0..n {
-            if !self.region[c] || (boxes[c].is_false() && next_boxes[c].is_false()) {
-                continue;
-            }
-            let mut leave = vec![!boxes[c], next_boxes[c]];
-            leave.extend(pushes[c].iter().copied());
-            sink.clause(&leave);
-            let mut arrive = vec![boxes[c], !next_boxes[c]];
-            for d in Direction::ALL {
-                let from = level.neighbor(c, d.opposite());
-                if !level.is_wall(from) {
-                    arrive.push(pushes[from][d.index()]);
-                }
-            }
-            sink.clause(&arrive);
-        }
+        let (pushes, next_player) = if self.folded {
+            let (pushes, next_player, moved) = self.add_runs(t, &boxes, &next_boxes, sink);
+            self.moved.push(moved);
+            (pushes, next_player)
+        } else {
+            self.add_single_pushes(&boxes, &next_boxes, sink)
+        };
 
         for set in &self.deadlocks {
             let terms: Vec<Term> = set.iter().map(|&c| !next_boxes[c]).collect();
             sink.clause(&terms);
         }
 
-        if !self.uniform {
+        if !self.uniform && !self.folded {
             let to_goal = &self.pushes_to_goal;
             let changes = value_changes(level, &pushes, |c| to_goal[c] as i64);
             self.potential.add_step(sink, &changes, true);
@@ -602,7 +766,7 @@ impl Encoding for PushesEncoding {
                 // A push straight back, when the player could already reach the far side
                 // of the box before the first push, returns to the same state: such a
                 // pair of steps is never part of a shortest plan.
-                if t >= 1 {
+                if t >= 1 && !self.folded {
                     for (c, &reached_before) in self.reach_last[t - 1].iter().enumerate() {
                         for d in Direction::ALL {
                             let back = self.pushes[t][c][d.index()];
@@ -628,7 +792,7 @@ impl Encoding for PushesEncoding {
                         }
                     }
                 }
-                if t >= 2 && !self.uniform {
+                if t >= 2 && !self.uniform && !self.folded {
                     let step = |i: usize| StepTerms {
                         pushes: &self.pushes[i],
                         reach: &self.reach_last[i],
@@ -660,7 +824,9 @@ impl Encoding for PushesEncoding {
             &self.pushes_to_goal,
             k,
         );
-        self.potential.bound(sink, goal, k);
+        if !self.folded {
+            self.potential.bound(sink, goal, k);
+        }
         if let Some((_, counter)) = &self.matching {
             counter.bound(sink, goal, k);
         }
@@ -690,6 +856,8 @@ impl Encoding for PushesEncoding {
     ) -> Decoded {
         let n = self.level.cell_count();
         let mut pushes = Vec::with_capacity(k);
+        // The first push of each step (all of it but in `pushes-folded`).
+        let mut firsts = Vec::with_capacity(k);
         for t in 0..k {
             let chosen = (0..n).find_map(|c| {
                 Direction::ALL
@@ -697,16 +865,25 @@ impl Encoding for PushesEncoding {
                     .find(|d| self.pushes[t][c][d.index()].eval(model))
                     .map(|d| (c, d))
             });
-            match chosen {
-                Some(p) => pushes.push(p),
-                None => return Decoded::Invalid(format!("no push at step {t}")),
+            let Some((mut c, d)) = chosen else {
+                return Decoded::Invalid(format!("no push at step {t}"));
+            };
+            firsts.push((c, d));
+            pushes.push((c, d));
+            // A line goes on while the box moves on from the cell it was pushed to.
+            loop {
+                c = self.level.neighbor(c, d);
+                if !(self.folded && self.moved[t][c][d.index()].eval(model)) {
+                    break;
+                }
+                pushes.push((c, d));
             }
         }
         // Check each step's walk on the model's own box configuration; every step the
         // player cannot make gives a cut.
         let mut new_cuts = Vec::new();
         let mut region = Region::new(&self.level);
-        for (t, &(c, d)) in pushes.iter().enumerate() {
+        for (t, &(c, d)) in firsts.iter().enumerate() {
             let boxes: Vec<bool> = (0..n).map(|x| self.boxes[t][x].eval(model)).collect();
             let Some(player) = (0..n).find(|&x| self.player[t][x].eval(model)) else {
                 return Decoded::Invalid(format!("no player cell at step {t}"));
@@ -766,14 +943,14 @@ impl Encoding for PushesEncoding {
                 }
             }
         }
-        for (t, row) in self.pushes.iter().enumerate() {
-            for (c, dirs) in row.iter().enumerate() {
-                for d in Direction::ALL {
-                    if let Some(l) = dirs[d.index()].lit() {
-                        names.push((
-                            l.var(),
-                            format!("push {} {} t{t}", level.cell_name(c), d.letter(true)),
-                        ));
+        for (what, table) in [("push", &self.pushes), ("moved", &self.moved)] {
+            for (t, row) in table.iter().enumerate() {
+                for (c, dirs) in row.iter().enumerate() {
+                    for d in Direction::ALL {
+                        if let Some(l) = dirs[d.index()].lit() {
+                            let (cell, dir) = (level.cell_name(c), d.letter(true));
+                            names.push((l.var(), format!("{what} {cell} {dir} t{t}")));
+                        }
                     }
                 }
             }

@@ -31,6 +31,7 @@ use super::push_search::{self, SearchAnswer};
 use super::shorten::{End, SharedPlan, Shortening, shorten};
 use super::subgoals::{GoalByGoal, SubgoalCounts};
 use super::target::pushes_of;
+use super::tuning::Questions;
 use super::{
     About, Engine, Incumbent, Outcome, SatUse, SolveError, Statistics, Stop, StopReason, Task,
     Verdict,
@@ -541,7 +542,7 @@ fn plan_in_turns<'a>(
     }
     if techniques.subgoals
         && !task.level.has_ice()
-        && let Some(planner) = GoalByGoal::new(task, &stop)
+        && let Some(planner) = GoalByGoal::new(task, &stop, task.tuning.questions == Questions::Folded)
     {
         planners.push(Turn::ByGoals(Box::new(planner)));
     }

@@ -53,7 +53,7 @@ pub use incumbent::{Found, Incumbent, Status};
 pub use outcome::{FormulaSize, Outcome, SolveError, Statistics, StopReason, Verdict};
 pub use registry::EngineChoice;
 pub use trace::{Expansion, SearchTrace, TracedStep};
-pub use tuning::{DEFAULT_HORIZONS, DEFAULT_MEMORY, Tuning};
+pub use tuning::{DEFAULT_HORIZONS, DEFAULT_MEMORY, Questions, Tuning};
 
 pub use crate::stop::Stop;
 

@@ -247,7 +247,7 @@ fn window(
     // Every push moves a box to a cell of the other chessboard colour, so every way
     // between the two positions has the parity of this one.
     let bounds = (2 - pushes % 2, pushes.saturating_sub(2), 2);
-    match fewest_pushes(task, &start, &target, bounds, stop) {
+    match fewest_pushes(task, &start, &target, bounds, false, stop) {
         Reached::Pushes(better) => Some(better),
         Reached::None | Reached::TooBig | Reached::Stopped => None,
     }

@@ -15,9 +15,12 @@
 //! It proves nothing about the plan's length, and running out of subplans proves
 //! nothing either: the order is a guide and the subgoals are capped.
 
+use std::time::{Duration, Instant};
+
 use super::finder::{Corrals, Knots};
 use super::push_search::{self, Push, SearchAnswer};
 use super::target::{Reached, fewest_pushes};
+use super::tuning::Questions;
 use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
 use crate::analysis::{Assignment, packing_order};
 use crate::encode::pushes::Target;
@@ -37,7 +40,8 @@ pub struct Subgoals;
 static ABOUT: About = About {
     name: "subgoals",
     summary: "goal by goal: the SAT solver fills the next goal of the packing order in the \
-              fewest pushes, backtracking where it cannot (a plan, no optimality proof, no ice)",
+              fewest pushes, and by turns in the fewest box lines, backtracking where it \
+              cannot (a plan, no optimality proof, no ice)",
     metrics: &[Metric::Pushes],
     optimal: false,
     sat: SatUse::InProcess,
@@ -93,6 +97,14 @@ pub struct SubgoalCounts {
     pub backtracks: u64,
 }
 
+impl SubgoalCounts {
+    /// Adds what another planner counted.
+    fn add(&mut self, other: SubgoalCounts) {
+        self.subgoals += other.subgoals;
+        self.backtracks += other.backtracks;
+    }
+}
+
 /// One position of the chain: where a subgoal left the boxes and the player, the goals
 /// that must stay filled from here on, the ends of the next subgoal refused from here,
 /// the goals tried next (in order) and the pushes to the next position.
@@ -135,20 +147,65 @@ impl Link {
 
 /// Plans `task`'s level goal by goal (see the module documentation), checking `stop`.
 pub fn plan_by_subgoals(task: &Task, stop: &Stop) -> (SearchAnswer, SubgoalCounts) {
-    let Some(mut planner) = GoalByGoal::new(task, stop) else {
-        return (
-            SearchAnswer::Stopped(StopReason::Time),
-            SubgoalCounts::default(),
-        );
+    // Under `--questions both` two planners take turns on the core, one asking for the
+    // fewest pushes, one for the fewest box lines: they end their subgoals in other
+    // positions, and each plans levels the other does not.
+    let forms: &[bool] = match task.tuning.questions {
+        Questions::Both => &[false, true],
+        Questions::Folded => &[true],
+        Questions::Layers | Questions::Path => &[false],
     };
-    let answer = planner.run(task, stop);
-    (answer, planner.counts)
+    let mut planners = Vec::with_capacity(forms.len());
+    // What the planners that gave up counted.
+    let mut done = SubgoalCounts::default();
+    let answer = 'planning: {
+        for &lines in forms {
+            match GoalByGoal::new(task, stop, lines) {
+                Some(planner) => planners.push(planner),
+                None => break 'planning SearchAnswer::Stopped(StopReason::Time),
+            }
+        }
+        let mut turn = FIRST_TURN;
+        while !planners.is_empty() {
+            let mut p = 0;
+            while p < planners.len() {
+                let until = match planners.len() {
+                    1 => stop.clone(),
+                    _ => stop.by(Instant::now() + turn),
+                };
+                match planners[p].run(task, &until) {
+                    SearchAnswer::Stopped(StopReason::Time) if stop.should_stop() => {
+                        break 'planning SearchAnswer::Stopped(StopReason::Time);
+                    }
+                    SearchAnswer::Stopped(StopReason::Time) => p += 1,
+                    SearchAnswer::Stopped(_) => done.add(planners.remove(p).counts),
+                    answer => break 'planning answer,
+                }
+            }
+            turn *= 2;
+        }
+        SearchAnswer::Stopped(StopReason::GaveUp)
+    };
+    for planner in &planners {
+        done.add(planner.counts);
+    }
+    (answer, done)
 }
+
+/// The first turn of each planner when two take turns; each round doubles it, so that
+/// a question cut short by its turn's end (and asked again from its start) is seldom
+/// a long one.
+const FIRST_TURN: Duration = Duration::from_millis(500);
+
+
 
 /// The goal-by-goal planner, resumable: [`GoalByGoal::run`] goes on from the chain the
 /// last call left, so the planner can share a core with another one. A question cut
 /// short by the stop is asked again, from its start, by the next call.
 pub struct GoalByGoal {
+    /// Whether the questions ask for the fewest box lines (`pushes-folded`) rather
+    /// than the fewest pushes.
+    lines: bool,
     order: Vec<Cell>,
     assignment: Assignment,
     /// The tests of the subgoals' ends for jams.
@@ -162,9 +219,10 @@ pub struct GoalByGoal {
 }
 
 impl GoalByGoal {
-    /// The planner at `task`'s start position; `None` when `stop` says stop before
+    /// The planner at `task`'s start position, its questions asking for the fewest box
+    /// lines if `lines`, else the fewest pushes; `None` when `stop` says stop before
     /// its packing order and the goals' distances are ready.
-    pub fn new(task: &Task, stop: &Stop) -> Option<GoalByGoal> {
+    pub fn new(task: &Task, stop: &Stop, lines: bool) -> Option<GoalByGoal> {
         let level = task.level;
         let order = packing_order(level, &task.analysis.region, stop);
         let assignment = Assignment::until(level, &task.analysis.region, stop)?;
@@ -178,6 +236,7 @@ impl GoalByGoal {
         let corrals = (techniques.strict_corrals).then(|| Corrals::new(level, stop.clone()));
         let floor = (0..level.cell_count()).filter(|&c| task.analysis.region[c]).collect();
         Some(GoalByGoal {
+            lines,
             assignment,
             order,
             jam_tests: JamTests {
@@ -233,7 +292,7 @@ impl GoalByGoal {
                 avoid: &avoid,
             };
             let bounds = (1, MAX_SUBGOAL_PUSHES, 1);
-            match fewest_pushes(task, &start, &target, bounds, stop) {
+            match fewest_pushes(task, &start, &target, bounds, self.lines, stop) {
                 Reached::Stopped => return SearchAnswer::Stopped(StopReason::Time),
                 Reached::Pushes(pushes) => {
                     let (boxes, player) = after(level, link, &pushes);
@@ -381,6 +440,22 @@ mod tests {
     }
 
     #[test]
+    fn a_planner_by_box_lines_plans_with_fewer_lines_than_pushes() {
+        // One box four cells from its goal: one line of four pushes.
+        let text = "########\n#@$   .#\n########\n";
+        on_task(text, |task| {
+            let mut planner = GoalByGoal::new(task, &Stop::never(), true).unwrap();
+            let SearchAnswer::Plan(pushes) = planner.run(task, &Stop::never()) else {
+                panic!("no plan");
+            };
+            let plan = plan_from_pushes(task.level, &pushes).unwrap();
+            assert!(plan.verify(task.level).is_ok());
+            assert_eq!((plan.push_count(), plan.line_count()), (4, 1));
+            assert_eq!(planner.counts.subgoals, 1);
+        });
+    }
+
+    #[test]
     fn a_subgoal_end_with_boxes_jammed_off_the_goals_names_the_knot() {
         // Pushing the box on r3c5 down leaves it beside the box on r4c4, both against
         // the bottom wall: neither can move again, and r4c5 is no goal.
@@ -409,7 +484,7 @@ mod tests {
         let text = "#######\n#@    #\n# $$ .#\n#   . #\n#######\n";
         let whole = plan(text);
         on_task(text, |task| {
-            let mut planner = GoalByGoal::new(task, &Stop::never()).unwrap();
+            let mut planner = GoalByGoal::new(task, &Stop::never(), false).unwrap();
             let past = Stop::new(Some(std::time::Instant::now()));
             assert_eq!(
                 planner.run(task, &past),

@@ -5,9 +5,10 @@
 //! goal-by-goal planner for the next subgoal.
 
 use super::push_search::Push;
+use super::tuning::Questions;
 use super::{Stop, Task};
 use crate::encode::pushes::{PushesEncoding, Reach, Target};
-use crate::encode::{Decoded, Encoding, QUESTION_BUDGET, pushes_step_size};
+use crate::encode::{Decoded, Encoding, QUESTION_BUDGET, folded_step_size, pushes_step_size};
 use crate::game::{Plan, State, apply_move};
 use crate::level::Level;
 use crate::sat::{Lit, SolveResult};
@@ -27,7 +28,8 @@ pub enum Reached {
     Stopped,
 }
 
-/// Asks for the fewest pushes, from `min` up to `max` in steps of `step`, that take
+/// Asks for the fewest pushes (box lines if `lines`: `pushes-folded`), from `min` up to
+/// `max` in steps of `step`, that take
 /// `start` (a level whose position is the one to start from) to `target`, in a formula
 /// of at most [`QUESTION_BUDGET`] variables and clauses. The formula's analysis is
 /// `task`'s, without the matching potential (a target off the goals allows none).
@@ -36,6 +38,7 @@ pub fn fewest_pushes(
     start: &Level,
     target: &Target,
     (min, max, step): (usize, usize, usize),
+    lines: bool,
     stop: &Stop,
 ) -> Reached {
     let budget = QUESTION_BUDGET;
@@ -46,11 +49,17 @@ pub fn fewest_pushes(
     };
     // A question whose first bound does not fit is not asked.
     let reach = question_reach(task);
-    let step_size = pushes_step_size(start, &analysis, reach);
+    let step_size = match lines {
+        true => folded_step_size(start, &analysis),
+        false => pushes_step_size(start, &analysis, reach),
+    };
     if step_size.saturating_mul(min.max(1) as u64) > budget {
         return Reached::TooBig;
     }
-    let mut encoding = PushesEncoding::new(start, &analysis, reach);
+    let mut encoding = match lines {
+        true => PushesEncoding::folded(start, &analysis),
+        false => PushesEncoding::new(start, &analysis, reach),
+    };
     let mut k = min;
     while k <= max {
         while encoding.steps() < k {
@@ -88,10 +97,9 @@ pub fn fewest_pushes(
 /// The reachability of the questions: the layers of `pushes`, or the walk of
 /// `pushes-path` under `--questions path`.
 pub fn question_reach(task: &Task) -> Reach {
-    if task.tuning.path_questions {
-        Reach::Path
-    } else {
-        Reach::Layered
+    match task.tuning.questions {
+        Questions::Path => Reach::Path,
+        Questions::Both | Questions::Layers | Questions::Folded => Reach::Layered,
     }
 }
 

@@ -31,10 +31,25 @@ pub struct Tuning {
     /// The bounds `unroll` asks at once, each on its own core with its own formula
     /// (`--horizons`; see docs/engines.md, "unroll").
     pub horizons: usize,
-    /// Whether the SAT questions of the goal-by-goal planner and the shortening windows
-    /// say where the player walks with `pushes-path`'s one walk a step instead of the
-    /// layers of `pushes` (`--questions path`; encodings/pushes.md).
-    pub path_questions: bool,
+    /// The formula of the SAT questions of the goal-by-goal planner and the shortening
+    /// windows (`--questions`; encodings/pushes.md).
+    pub questions: Questions,
+}
+
+/// The formula the SAT questions are asked in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Questions {
+    /// The goal-by-goal planner twice, taking turns: its questions in the layers of
+    /// `pushes` and in `pushes-folded`; the windows in the layers.
+    #[default]
+    Both,
+    /// The layers of `pushes`, one push a step.
+    Layers,
+    /// `pushes-path`'s one walk a step, one push a step.
+    Path,
+    /// The subgoals' questions in `pushes-folded`, one box line a step, asked for the
+    /// fewest lines; the windows, which shorten a plan's pushes, keep the layers.
+    Folded,
 }
 
 impl Default for Tuning {
@@ -44,7 +59,7 @@ impl Default for Tuning {
             pdr_lemmas: true,
             memory: DEFAULT_MEMORY,
             horizons: DEFAULT_HORIZONS,
-            path_questions: false,
+            questions: Questions::Both,
         }
     }
 }

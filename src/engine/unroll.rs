@@ -157,10 +157,16 @@ fn solve(task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveEr
     let verdict = if settled > last {
         Verdict::NoPlan { bound: last }
     } else if let Some((plan, formula)) = shared.plans.get(&settled) {
+        // The least k with a plan is the optimum when k counts the metric; a plan at the
+        // fewest box lines (`pushes-folded`) is push-optimal only when its pushes meet a
+        // proven bound: the lines, or the board's (the analysis's, another engine's).
+        let proven = settled.max(board.lower());
+        let optimal = kind.counts_the_metric()
+            || (board.metric() == kind.metric() && plan.count(kind.metric()) <= proven);
         let mut o = finish(
             Verdict::Solved {
                 plan: plan.clone(),
-                optimal: true,
+                optimal,
             },
             &shared,
         );

@@ -75,6 +75,19 @@ impl Plan {
         self.moves.iter().filter(|m| m.push).count()
     }
 
+    /// Box lines: runs of pushes in one direction with no other move between them (of
+    /// one box, then), the steps of the `pushes-folded` encoding.
+    pub fn line_count(&self) -> usize {
+        let mut previous: Option<&Move> = None;
+        let mut lines = 0;
+        for m in &self.moves {
+            let goes_on = previous.is_some_and(|p| p.push && p.dir == m.dir);
+            lines += (m.push && !goes_on) as usize;
+            previous = Some(m);
+        }
+        lines
+    }
+
     /// The plan's length in `metric`.
     pub fn count(&self, metric: Metric) -> usize {
         match metric {
