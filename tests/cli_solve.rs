@@ -153,6 +153,17 @@ fn pushes_folded_plans_replay_and_claim_only_push_optima() {
         }
         assert_verifies(SOLVABLE, i as u64 + 1, v["solution"].as_str().unwrap());
     }
+    // One box, two lines of four pushes: a bound of three counts pushes, so the plan of
+    // two lines is no answer (exit 5, gave up), and a bound of four takes it.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("line.xsb");
+    std::fs::write(&file, "#######\n#     #\n# $@  #\n#    .#\n#######\n").unwrap();
+    let file = file.to_str().unwrap();
+    let folded = ["--json", "--encoding", "pushes-folded", "--max-steps"];
+    let run = expect_code(&[&[file][..], &folded, &["3"]].concat(), 5);
+    assert_eq!(json_lines(&run)[0]["stop"], "gave-up", "{run:?}");
+    let run = expect_code(&[&[file][..], &folded, &["4"]].concat(), 0);
+    assert_eq!(u64_field(&json_lines(&run)[0], "pushes"), 4);
 }
 
 #[test]

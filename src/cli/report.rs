@@ -427,8 +427,9 @@ impl LevelReport {
                     StopReason::Closed => "stopped: the bound met the best plan".to_string(),
                     StopReason::GaveUp => {
                         "no plan, and no proof that there is none: the plan finder skips \
-                         positions, and the goal-by-goal planner caps its subgoals and its \
-                         formulas"
+                         positions, the goal-by-goal planner caps its subgoals and its \
+                         formulas, and the plan of fewest box lines (pushes-folded) may \
+                         have more pushes than --max-steps allows"
                             .to_string()
                     }
                 });

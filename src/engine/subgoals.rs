@@ -24,7 +24,7 @@ use super::tuning::Questions;
 use super::{About, Engine, Incumbent, Outcome, SatUse, SolveError, Stop, StopReason, Task};
 use crate::analysis::{Assignment, packing_order};
 use crate::encode::pushes::Target;
-use crate::encode::{QUESTION_BUDGET, pushes_step_size};
+use crate::encode::{QUESTION_BUDGET, folded_step_size, pushes_step_size};
 use crate::game::{Metric, Region};
 use crate::level::{Cell, Level};
 
@@ -62,7 +62,12 @@ impl Engine for Subgoals {
         // A board where one step of the questions' formula does not fit can never be
         // planned: say so before the analysis of the goals.
         let reach = super::target::question_reach(task);
-        let step = pushes_step_size(task.level, task.analysis, reach);
+        // Under `both` the planner by pushes can still plan where a step by lines does
+        // not fit (the other's questions are then too big, and it gives up).
+        let step = match task.tuning.questions {
+            Questions::Folded => folded_step_size(task.level, task.analysis),
+            _ => pushes_step_size(task.level, task.analysis, reach),
+        };
         if step > QUESTION_BUDGET {
             return Err(SolveError::Unsupported(format!(
                 "the pushes formula is too big for this level: one step of a subgoal's \
@@ -174,7 +179,11 @@ pub fn plan_by_subgoals(task: &Task, stop: &Stop) -> (SearchAnswer, SubgoalCount
                     _ => stop.by(Instant::now() + turn),
                 };
                 match planners[p].run(task, &until) {
-                    SearchAnswer::Stopped(StopReason::Time) if stop.should_stop() => {
+                    // Only the end of a turn passes to the next planner: the caller's
+                    // stop, or a question stopped by a failing solver, ends the run.
+                    SearchAnswer::Stopped(StopReason::Time)
+                        if stop.should_stop() || planners.len() == 1 || !until.should_stop() =>
+                    {
                         break 'planning SearchAnswer::Stopped(StopReason::Time);
                     }
                     SearchAnswer::Stopped(StopReason::Time) => p += 1,
@@ -182,7 +191,7 @@ pub fn plan_by_subgoals(task: &Task, stop: &Stop) -> (SearchAnswer, SubgoalCount
                     answer => break 'planning answer,
                 }
             }
-            turn *= 2;
+            turn = turn.saturating_mul(2);
         }
         SearchAnswer::Stopped(StopReason::GaveUp)
     };

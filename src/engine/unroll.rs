@@ -156,10 +156,22 @@ fn solve(task: &Task, stop: &Stop, board: &Incumbent) -> Result<Outcome, SolveEr
     let settled = schedule.settled(&shared.refuted);
     let verdict = if settled > last {
         Verdict::NoPlan { bound: last }
-    } else if let Some((plan, formula)) = shared.plans.get(&settled) {
-        // The least k with a plan is the optimum when k counts the metric; a plan at the
-        // fewest box lines (`pushes-folded`) is push-optimal only when its pushes meet a
-        // proven bound: the lines, or the board's (the analysis's, another engine's).
+    } else if let Some(found) = shared.plans.get(&settled) {
+        // The least k with a plan is the optimum when k counts the metric. With box
+        // lines (`pushes-folded`) the answer is the plan of fewest pushes any horizon
+        // found, push-optimal only when its pushes meet a proven bound: the lines, or
+        // the board's (the analysis's, another engine's); beyond the user's bound it is
+        // no answer (a plan of fewer pushes may have more lines).
+        let (plan, formula) = match kind.counts_the_metric() {
+            true => found,
+            false => (shared.plans.values())
+                .min_by_key(|(plan, _)| plan.count(kind.metric()))
+                .expect("a plan at the settled bound"),
+        };
+        if task.beyond_bound(plan.count(kind.metric())) {
+            let why = StopReason::GaveUp;
+            return Ok(finish(Verdict::Stopped { why }, &shared));
+        }
         let proven = settled.max(board.lower());
         let optimal = kind.counts_the_metric()
             || (board.metric() == kind.metric() && plan.count(kind.metric()) <= proven);
@@ -395,8 +407,11 @@ impl Horizon<'_> {
                     shared.cuts += cuts;
                     schedule.ceiling.fetch_min(k, Ordering::Relaxed);
                     // On the board at once: a stop before the bounds below are refuted
-                    // keeps it.
-                    self.board.offer(level, plan.clone(), ABOUT.name);
+                    // keeps it. A plan by lines may have more pushes than the user's
+                    // bound allows: no answer, then.
+                    if !self.task.beyond_bound(plan.count(self.kind.metric())) {
+                        self.board.offer(level, plan.clone(), ABOUT.name);
+                    }
                     shared.plans.insert(k, (plan, formula));
                 }
                 Ok(Bound::Unsat {
