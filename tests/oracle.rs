@@ -104,6 +104,24 @@ fn oracle_search(level: &Level, metric: Metric, bound: usize) -> SearchResult {
     }
 }
 
+/// The brute-force search of what `encoding`'s steps count, up to `bound`: box lines
+/// for `pushes-folded`, else its metric.
+fn oracle_of_steps(level: &Level, encoding: EncodingKind, bound: usize) -> SearchResult {
+    match encoding {
+        EncodingKind::PushesFolded => shortest_lines(level, bound, STATES),
+        _ => oracle_search(level, encoding.metric(), bound),
+    }
+}
+
+/// A proof of unsolvability (`claim`) must never meet a solution, at any depth.
+fn assert_never_solved(level: &Level, encoding: EncodingKind, claim: &str, text: &str) {
+    let deep = oracle_of_steps(level, encoding, usize::MAX);
+    assert!(
+        matches!(deep, SearchResult::Unsolvable | SearchResult::TooLarge),
+        "{claim}, but BFS found {deep:?} on\n{text}"
+    );
+}
+
 /// Checks `solve` (the driver on `encoding`, or the A* baseline with `Pushes`) against
 /// the brute-force search of the same metric.
 fn check_engine(
@@ -124,8 +142,7 @@ fn check_engine(
             .expect("generated levels parse")
             .remove(0);
         let outcome = solve(&level, bound).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let search = |b| oracle_search(&level, encoding.metric(), b);
-        let oracle = search(bound);
+        let oracle = oracle_of_steps(&level, encoding, bound);
         checked += 1;
         match (&outcome.verdict, oracle) {
             (Verdict::Solved { plan, optimal }, SearchResult::Optimal(m)) => {
@@ -142,12 +159,8 @@ fn check_engine(
             }
             (Verdict::NoPlan { .. }, SearchResult::Unsolvable) => unsolvable += 1,
             (Verdict::Unsolvable { reason }, r) => {
-                // A proof of unsolvability must never meet a solution, at any depth.
-                let deep = search(usize::MAX);
-                assert!(
-                    matches!(deep, SearchResult::Unsolvable | SearchResult::TooLarge),
-                    "SAT says unsolvable ({reason}) but BFS found {deep:?} (bounded: {r:?}) on\n{text}"
-                );
+                let claim = format!("SAT says unsolvable ({reason}; bounded BFS: {r:?})");
+                assert_never_solved(&level, encoding, &claim, &text);
                 unsolvable += 1;
             }
             (_, SearchResult::TooLarge) => checked -= 1,
@@ -264,7 +277,7 @@ fn check_folded(seed: u64, count: usize, bound: usize, opts: GenOptions) -> usiz
             .remove(0);
         let outcome = run_driver(&level, EncodingKind::PushesFolded, bound)
             .unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let lines = shortest_lines(&level, bound, STATES);
+        let lines = oracle_of_steps(&level, EncodingKind::PushesFolded, bound);
         checked += 1;
         match (&outcome.verdict, lines) {
             (Verdict::Solved { plan, optimal }, SearchResult::Optimal(m)) => {
@@ -292,11 +305,8 @@ fn check_folded(seed: u64, count: usize, bound: usize, opts: GenOptions) -> usiz
             }
             (Verdict::NoPlan { .. }, SearchResult::Unsolvable) => unsolvable += 1,
             (Verdict::Unsolvable { reason }, r) => {
-                let deep = shortest_lines(&level, usize::MAX, STATES);
-                assert!(
-                    matches!(deep, SearchResult::Unsolvable | SearchResult::TooLarge),
-                    "SAT says unsolvable ({reason}) but BFS found {deep:?} (bounded: {r:?}) on\n{text}"
-                );
+                let claim = format!("SAT says unsolvable ({reason}; bounded BFS: {r:?})");
+                assert_never_solved(&level, EncodingKind::PushesFolded, &claim, &text);
                 unsolvable += 1;
             }
             (_, SearchResult::TooLarge) => checked -= 1,
@@ -446,12 +456,7 @@ fn check_dimspec(encoding: EncodingKind, seed: u64, count: usize, bound: usize, 
             continue;
         };
         let level = parse_xsb("generated", &text).unwrap().remove(0);
-        // `pushes-folded`'s steps are box lines.
-        let search = |b| match encoding {
-            EncodingKind::PushesFolded => shortest_lines(&level, b, STATES),
-            _ => oracle_search(&level, encoding.metric(), b),
-        };
-        let oracle = search(bound);
+        let oracle = oracle_of_steps(&level, encoding, bound);
         if oracle == SearchResult::TooLarge {
             continue;
         }
@@ -459,13 +464,8 @@ fn check_dimspec(encoding: EncodingKind, seed: u64, count: usize, bound: usize, 
         let spec = match dimspec::write(&level, encoding, &[]) {
             Ok(spec) => spec,
             Err(why) => {
-                // A proof of unsolvability must never meet a solution, at any depth.
                 assert!(why.contains("unsolvable"), "{why}\n{text}");
-                let deep = search(usize::MAX);
-                assert!(
-                    matches!(deep, SearchResult::Unsolvable | SearchResult::TooLarge),
-                    "{why}, but BFS found {deep:?} on\n{text}"
-                );
+                assert_never_solved(&level, encoding, &why, &text);
                 continue;
             }
         };

@@ -251,6 +251,28 @@ pub(crate) fn start_as_variables(
     (player, boxes)
 }
 
+/// The `box_at` terms of a new step: a variable on every region cell where `possible`
+/// holds, false on the other region cells, and the initial content outside the region,
+/// where nothing ever moves.
+pub(crate) fn next_box_terms(
+    sink: &mut dyn ClauseSink,
+    level: &Level,
+    region: &[bool],
+    possible: impl Fn(usize) -> bool,
+) -> Vec<Term> {
+    (0..level.cell_count())
+        .map(|c| {
+            if !region[c] {
+                Term::Const(level.has_initial_box(c))
+            } else if possible(c) {
+                sink.new_var().into()
+            } else {
+                Term::FALSE
+            }
+        })
+        .collect()
+}
+
 /// Names the variables of a per-step, per-cell table: `label rRcC tT`.
 pub(crate) fn name_cells(
     names: &mut Vec<(u32, String)>,

@@ -9,7 +9,10 @@
 use std::collections::HashMap;
 
 use super::dimspec::Uniform;
-use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells, start_as_variables};
+use super::{
+    Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells, next_box_terms,
+    start_as_variables,
+};
 use crate::analysis::{Analysis, UNREACHABLE};
 use crate::game::{Move, Plan};
 use crate::level::{Cell, Direction, Level};
@@ -143,18 +146,7 @@ impl Encoding for MovesEncoding {
                 }
             })
             .collect();
-        let next_boxes: Vec<Term> = (0..n)
-            .map(|c| {
-                if !self.region[c] {
-                    // Outside the region nothing ever moves.
-                    Term::Const(level.has_initial_box(c))
-                } else if self.box_possible(c, t + 1) {
-                    sink.new_var().into()
-                } else {
-                    Term::FALSE
-                }
-            })
-            .collect();
+        let next_boxes = next_box_terms(sink, level, &self.region, |c| self.box_possible(c, t + 1));
 
         let (player, boxes) = (&self.player[t], &self.boxes[t]);
         let mut moves = vec![[Term::FALSE; 4]; n];

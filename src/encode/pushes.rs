@@ -22,7 +22,10 @@ use super::commute::{StepTerms, add_commutation};
 use super::dimspec::Uniform;
 use super::potential::{POTENTIAL_SLACK, Potential, initial_potential};
 use super::walk_graph::WalkGraph;
-use super::{Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells, start_as_variables};
+use super::{
+    Decoded, Encoding, EncodingKind, add_goal_clauses, name_cells, next_box_terms,
+    start_as_variables,
+};
 use crate::analysis::{
     Analysis, UNREACHABLE, line_distances_from, line_distances_to_goals, push_distances_from,
 };
@@ -464,7 +467,9 @@ impl PushesEncoding {
         let n = self.level.cell_count();
         let level = &self.level;
         // A box passes c and c + d during the step, both live and within t + 1 lines
-        // of the start (the cells a run passes are positions of the plan too).
+        // of the start (the cells a run passes are positions of the plan too): for
+        // c + d, a floor cell beside the region and so in it, that is where
+        // `next_boxes` is not false.
         let mut moved = vec![[Term::FALSE; 4]; n];
         let mut starts = vec![[Term::FALSE; 4]; n];
         for (c, moves) in moved.iter_mut().enumerate() {
@@ -474,9 +479,6 @@ impl PushesEncoding {
             for d in Direction::ALL {
                 let (to, behind) = (level.neighbor(c, d), level.neighbor(c, d.opposite()));
                 if level.is_wall(to) || level.is_wall(behind) || next_boxes[to].is_false() {
-                    continue;
-                }
-                if !self.box_possible(to, t + 1) {
                     continue;
                 }
                 moves[d.index()] = sink.new_var().into();
@@ -693,17 +695,7 @@ impl Encoding for PushesEncoding {
         let n = self.level.cell_count();
         let level = &self.level;
 
-        let next_boxes: Vec<Term> = (0..n)
-            .map(|c| {
-                if !self.region[c] {
-                    Term::Const(level.has_initial_box(c))
-                } else if self.box_possible(c, t + 1) {
-                    sink.new_var().into()
-                } else {
-                    Term::FALSE
-                }
-            })
-            .collect();
+        let next_boxes = next_box_terms(sink, level, &self.region, |c| self.box_possible(c, t + 1));
         let boxes = self.boxes[t].clone();
         let (pushes, next_player) = if self.folded {
             let (pushes, next_player, moved) = self.add_runs(t, &boxes, &next_boxes, sink);

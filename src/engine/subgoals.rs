@@ -164,12 +164,14 @@ pub fn plan_by_subgoals(task: &Task, stop: &Stop) -> (SearchAnswer, SubgoalCount
     // What the planners that gave up counted.
     let mut done = SubgoalCounts::default();
     let answer = 'planning: {
-        for &lines in forms {
-            match GoalByGoal::new(task, stop, lines) {
-                Some(planner) => planners.push(planner),
-                None => break 'planning SearchAnswer::Stopped(StopReason::Time),
-            }
-        }
+        let Some(first) = GoalByGoal::new(task, stop, forms[0]) else {
+            break 'planning SearchAnswer::Stopped(StopReason::Time);
+        };
+        let others: Vec<GoalByGoal> = (forms[1..].iter())
+            .map(|&lines| first.twin(task, stop, lines))
+            .collect();
+        planners.push(first);
+        planners.extend(others);
         let mut turn = FIRST_TURN;
         while !planners.is_empty() {
             let mut p = 0;
@@ -238,13 +240,31 @@ impl GoalByGoal {
         if stop.should_stop() {
             return None; // the packing order may be cut short
         }
+        Some(GoalByGoal::starting(task, stop, lines, (order, assignment)))
+    }
+
+    /// A planner at the same start as this new one, asking for the fewest lines if
+    /// `lines`: it shares the packing order and the goals' distances, worked out once.
+    fn twin(&self, task: &Task, stop: &Stop, lines: bool) -> GoalByGoal {
+        let ready = (self.order.clone(), self.assignment.clone());
+        GoalByGoal::starting(task, stop, lines, ready)
+    }
+
+    /// The planner at `task`'s start with its packing order and assignment ready.
+    fn starting(
+        task: &Task,
+        stop: &Stop,
+        lines: bool,
+        (order, assignment): (Vec<Cell>, Assignment),
+    ) -> GoalByGoal {
+        let level = task.level;
         let start = level.initial_boxes().to_vec();
         let chain = vec![Link::new(start, level.player(), Vec::new(), &order)];
         let techniques = &task.tuning.finder;
         let knots = (techniques.knots).then(|| Knots::new(level, stop.clone()));
         let corrals = (techniques.strict_corrals).then(|| Corrals::new(level, stop.clone()));
         let floor = (0..level.cell_count()).filter(|&c| task.analysis.region[c]).collect();
-        Some(GoalByGoal {
+        GoalByGoal {
             lines,
             assignment,
             order,
@@ -257,7 +277,7 @@ impl GoalByGoal {
             jams: Vec::new(),
             chain,
             counts: SubgoalCounts::default(),
-        })
+        }
     }
 
     /// Plans on until a plan, until it runs out of subplans (`Stopped(GaveUp)`), or
