@@ -133,25 +133,48 @@ fn pushes_path_gives_the_same_push_counts() {
     );
 }
 
-/// `pushes-folded` counts box lines: its plans replay, are never shorter than the push
-/// optimum, and are called optimal only at it.
+/// `pushes-folded` counts box lines and `pushes-parallel` steps of one or more pushes:
+/// their plans replay, are never shorter than the push optimum, and are called optimal
+/// only at it.
 #[test]
-fn pushes_folded_plans_replay_and_claim_only_push_optima() {
-    let run = expect_code(&[SOLVABLE, "--json", "--encoding", "pushes-folded"], 0);
-    let lines = json_lines(&run);
-    let optimum = [1, 3, 6, 2, 1, 2, 4];
-    assert_eq!(lines.len(), optimum.len());
-    for (i, (v, &best)) in lines.iter().zip(&optimum).enumerate() {
-        assert_eq!(
-            (&v["status"], &v["encoding"]),
-            (&"solved".into(), &"pushes-folded".into())
-        );
-        let pushes = u64_field(v, "pushes");
-        assert!(pushes >= best, "{v}");
-        if !v["optimal"].is_null() {
-            assert_eq!(pushes, best, "{v}");
+fn pushes_folded_and_parallel_plans_replay_and_claim_only_push_optima() {
+    for encoding in ["pushes-folded", "pushes-parallel"] {
+        let run = expect_code(&[SOLVABLE, "--json", "--encoding", encoding], 0);
+        let lines = json_lines(&run);
+        let optimum = [1, 3, 6, 2, 1, 2, 4];
+        assert_eq!(lines.len(), optimum.len());
+        for (i, (v, &best)) in lines.iter().zip(&optimum).enumerate() {
+            assert_eq!(
+                (&v["status"], &v["encoding"]),
+                (&"solved".into(), &encoding.into())
+            );
+            let pushes = u64_field(v, "pushes");
+            assert!(pushes >= best, "{v}");
+            if !v["optimal"].is_null() {
+                assert_eq!(pushes, best, "{v}");
+            }
+            assert_verifies(SOLVABLE, i as u64 + 1, v["solution"].as_str().unwrap());
         }
-        assert_verifies(SOLVABLE, i as u64 + 1, v["solution"].as_str().unwrap());
+    }
+    // Microban levels whose parallel steps end with the player on one cell of several
+    // pushed from: the next step's walks must start from the last push's.
+    let microban = "levels/microban.xsb";
+    let parallel = [
+        "--json",
+        "--engine",
+        "unroll",
+        "--encoding",
+        "pushes-parallel",
+    ];
+    let run = expect_code(
+        &[&[microban, "--level", "6,8,10"][..], &parallel].concat(),
+        0,
+    );
+    let lines = json_lines(&run);
+    assert_eq!(lines.len(), 3);
+    for (v, level) in lines.iter().zip([6, 8, 10]) {
+        assert_eq!(v["status"], "solved", "{v}");
+        assert_verifies(microban, level, v["solution"].as_str().unwrap());
     }
     // One box, two lines of four pushes: a bound of three counts pushes, so the plan of
     // two lines is no answer (exit 5, gave up), and a bound of four takes it.

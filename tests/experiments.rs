@@ -160,7 +160,13 @@ fn encode_names_variables_and_writes_batches() {
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not written for pushes-lazy"), "{err}");
-    for encoding in ["moves", "pushes", "pushes-path", "pushes-folded"] {
+    for encoding in [
+        "moves",
+        "pushes",
+        "pushes-path",
+        "pushes-folded",
+        "pushes-parallel",
+    ] {
         let out = dimspec(encoding);
         assert!(out.status.success());
         let text = String::from_utf8_lossy(&out.stdout);

@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 use common::{GenOptions, Rng, random_level};
 use satsoko::encode::EncodingKind;
 use satsoko::engine::finder::Techniques;
-use satsoko::engine::oracle::{SearchResult, shortest_lines, shortest_moves, shortest_pushes};
+use satsoko::engine::oracle::{
+    SearchResult, shortest_lines, shortest_moves, shortest_parallel_steps, shortest_pushes,
+};
 use satsoko::engine::{
     self, Incumbent, Outcome, Questions, Request, SolveError, Stop, Tuning, Verdict, registry,
 };
@@ -105,10 +107,11 @@ fn oracle_search(level: &Level, metric: Metric, bound: usize) -> SearchResult {
 }
 
 /// The brute-force search of what `encoding`'s steps count, up to `bound`: box lines
-/// for `pushes-folded`, else its metric.
+/// for `pushes-folded`, parallel steps for `pushes-parallel`, else its metric.
 fn oracle_of_steps(level: &Level, encoding: EncodingKind, bound: usize) -> SearchResult {
     match encoding {
         EncodingKind::PushesFolded => shortest_lines(level, bound, STATES),
+        EncodingKind::PushesParallel => shortest_parallel_steps(level, bound, STATES),
         _ => oracle_search(level, encoding.metric(), bound),
     }
 }
@@ -260,14 +263,21 @@ fn path_pushes_encoding_matches_push_bfs() {
     check_encoding(EncodingKind::PushesPath, 14, 600, 16, opts);
 }
 
-/// `pushes-folded` counts box lines: its least k must be the brute-force fewest lines,
-/// its plan that many lines, and it claims push-optimality only where the push search
-/// agrees; "none within k lines" and "unsolvable" must agree too.
-/// Returns how many plans have fewer lines than pushes.
-fn check_folded(seed: u64, count: usize, bound: usize, opts: GenOptions) -> usize {
+/// `pushes-folded` counts box lines and `pushes-parallel` parallel steps: the least k
+/// must be the brute-force fewest lines or steps (for lines, the plan has that many),
+/// and it claims push-optimality only where the push search agrees; "none within k"
+/// and "unsolvable" must agree too. Returns how many plans have fewer steps than
+/// pushes.
+fn check_by_steps(
+    encoding: EncodingKind,
+    seed: u64,
+    count: usize,
+    bound: usize,
+    opts: GenOptions,
+) -> usize {
     let mut rng = Rng::new(seed);
     let (mut solved, mut claimed, mut none_within, mut unsolvable, mut checked) = (0, 0, 0, 0, 0);
-    let (mut folded, mut beyond) = (0, 0);
+    let (mut fewer, mut beyond) = (0, 0);
     while checked < count {
         let Some(text) = random_level(&mut rng, opts) else {
             continue;
@@ -275,18 +285,22 @@ fn check_folded(seed: u64, count: usize, bound: usize, opts: GenOptions) -> usiz
         let level = parse_xsb("generated", &text)
             .expect("generated levels parse")
             .remove(0);
-        let outcome = run_driver(&level, EncodingKind::PushesFolded, bound)
-            .unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let lines = oracle_of_steps(&level, EncodingKind::PushesFolded, bound);
+        let outcome = run_driver(&level, encoding, bound).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let steps = oracle_of_steps(&level, encoding, bound);
         checked += 1;
-        match (&outcome.verdict, lines) {
+        match (&outcome.verdict, steps) {
             (Verdict::Solved { plan, optimal }, SearchResult::Optimal(m)) => {
                 plan.verify(&level).expect("driver plans replay");
-                assert_eq!(plan.line_count(), m, "box lines on\n{text}");
-                folded += (m < plan.push_count()) as usize;
+                match encoding {
+                    EncodingKind::PushesFolded => {
+                        assert_eq!(plan.line_count(), m, "box lines on\n{text}")
+                    }
+                    _ => assert_eq!(least_k(&level, encoding, bound), Some(m), "on\n{text}"),
+                }
+                fewer += (m < plan.push_count()) as usize;
                 let pushes = shortest_pushes(&level, usize::MAX, STATES);
                 let SearchResult::Optimal(p) = pushes else {
-                    panic!("lines {m} but pushes {pushes:?} on\n{text}");
+                    panic!("{m} steps but pushes {pushes:?} on\n{text}");
                 };
                 let lower = outcome.lower_bound.expect("a lower bound");
                 assert!(
@@ -306,18 +320,18 @@ fn check_folded(seed: u64, count: usize, bound: usize, opts: GenOptions) -> usiz
             (Verdict::NoPlan { .. }, SearchResult::Unsolvable) => unsolvable += 1,
             (Verdict::Unsolvable { reason }, r) => {
                 let claim = format!("SAT says unsolvable ({reason}; bounded BFS: {r:?})");
-                assert_never_solved(&level, EncodingKind::PushesFolded, &claim, &text);
+                assert_never_solved(&level, encoding, &claim, &text);
                 unsolvable += 1;
             }
             (_, SearchResult::TooLarge) => checked -= 1,
-            // The bound counts pushes: the plan of fewest lines had more.
+            // The bound counts pushes: the plan of fewest steps had more.
             (Verdict::Stopped { .. }, SearchResult::Optimal(m)) if m <= bound => beyond += 1,
-            (v, r) => panic!("SAT {v:?} disagrees with the lines BFS {r:?} on\n{text}"),
+            (v, r) => panic!("SAT {v:?} disagrees with the steps BFS {r:?} on\n{text}"),
         }
     }
     eprintln!(
-        "pushes-folded: {checked} levels: {solved} solved ({folded} in fewer lines than \
-         pushes, {claimed} claimed push-optimal), {none_within} none within {bound} lines, \
+        "{encoding}: {checked} levels: {solved} solved ({fewer} in fewer steps than pushes, \
+         {claimed} claimed push-optimal), {none_within} none within {bound} steps, \
          {unsolvable} unsolvable, {beyond} with more pushes than {bound}"
     );
     assert!(solved >= count / 5, "too few solvable levels: {solved}");
@@ -326,7 +340,26 @@ fn check_folded(seed: u64, count: usize, bound: usize, opts: GenOptions) -> usiz
         unsolvable + none_within >= count / 20,
         "too few unsolvable levels"
     );
-    folded
+    fewer
+}
+
+/// The least k at most `bound` at which `encoding`'s formula of `level` is satisfiable,
+/// asked of the encoding directly, one step at a time.
+fn least_k(level: &Level, encoding: EncodingKind, bound: usize) -> Option<usize> {
+    use satsoko::analysis::Analysis;
+    use satsoko::sat::{SatBackend, SolveResult, VarisatBackend};
+    let analysis = Analysis::new(level);
+    let mut solver = VarisatBackend::new();
+    let mut formula = encoding.build(level, &analysis, &mut solver);
+    (0..=bound).find(|&k| {
+        while formula.steps() < k {
+            formula
+                .add_step(&mut solver, &Stop::never())
+                .expect("never stopped");
+        }
+        let goal = formula.goal_literal(k, &mut solver);
+        solver.solve(&[goal]) == SolveResult::Sat
+    })
 }
 
 #[test]
@@ -337,11 +370,37 @@ fn folded_pushes_encoding_matches_the_lines_bfs() {
         ice_percent: 0,
         extra_size: 4,
     };
-    let folded = check_folded(31, 400, 10, opts);
+    let folded = check_by_steps(EncodingKind::PushesFolded, 31, 400, 10, opts);
     assert!(
         folded >= 30,
         "too few plans with lines of several pushes: {folded}"
     );
+}
+
+#[test]
+fn parallel_pushes_encoding_matches_the_parallel_steps_bfs() {
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 10,
+        ice_percent: 0,
+        extra_size: 4,
+    };
+    let parallel = check_by_steps(EncodingKind::PushesParallel, 41, 300, 10, opts);
+    assert!(
+        parallel >= 10,
+        "too few plans with steps of several pushes: {parallel}"
+    );
+}
+
+#[test]
+fn parallel_pushes_encoding_agrees_on_none_within_a_small_bound() {
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 20,
+        ice_percent: 0,
+        extra_size: 0,
+    };
+    check_by_steps(EncodingKind::PushesParallel, 42, 200, 1, opts);
 }
 
 #[test]
@@ -352,7 +411,7 @@ fn folded_pushes_encoding_agrees_on_none_within_a_small_bound() {
         ice_percent: 0,
         extra_size: 0,
     };
-    check_folded(32, 200, 1, opts);
+    check_by_steps(EncodingKind::PushesFolded, 32, 200, 1, opts);
 }
 
 #[test]
@@ -491,6 +550,17 @@ fn folded_dimspec_matches_the_lines_bfs() {
         extra_size: 1,
     };
     check_dimspec(EncodingKind::PushesFolded, 33, 150, 6, opts);
+}
+
+#[test]
+fn parallel_dimspec_matches_the_parallel_steps_bfs() {
+    let opts = GenOptions {
+        max_boxes: 3,
+        wall_percent: 20,
+        ice_percent: 0,
+        extra_size: 1,
+    };
+    check_dimspec(EncodingKind::PushesParallel, 43, 150, 6, opts);
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::moves::MovesEncoding;
-use super::pushes::{PushesEncoding, Reach};
+use super::pushes::{PushesEncoding, Reach, Steps};
 use super::{Encoding, EncodingKind};
 use crate::analysis::Analysis;
 use crate::level::Level;
@@ -106,11 +106,15 @@ pub fn spec(level: &Level, kind: EncodingKind) -> Result<Spec, String> {
     let mut cnf = CnfBuffer::new();
     let mut enc: Box<dyn Uniform> = match kind {
         EncodingKind::Moves => Box::new(MovesEncoding::new_uniform(level, &analysis, &mut cnf)),
-        EncodingKind::Pushes | EncodingKind::PushesPath | EncodingKind::PushesFolded => {
+        EncodingKind::Pushes
+        | EncodingKind::PushesPath
+        | EncodingKind::PushesFolded
+        | EncodingKind::PushesParallel => {
             let form = match kind {
-                EncodingKind::Pushes => (Reach::Layered, false),
-                EncodingKind::PushesFolded => (Reach::Layered, true),
-                _ => (Reach::Path, false),
+                EncodingKind::Pushes => (Reach::Layered, Steps::OnePush),
+                EncodingKind::PushesFolded => (Reach::Layered, Steps::OneLine),
+                EncodingKind::PushesParallel => (Reach::Layered, Steps::Parallel),
+                _ => (Reach::Path, Steps::OnePush),
             };
             Box::new(PushesEncoding::new_uniform(
                 level, &analysis, form, &mut cnf,

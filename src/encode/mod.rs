@@ -40,16 +40,20 @@ pub enum EncodingKind {
     /// One box line per step (a box pushed any number of cells in one direction),
     /// reachability by layers: the fewest box lines, a lower bound on the pushes.
     PushesFolded,
+    /// One or more pushes of distinct boxes per step that do not interfere (∃-step),
+    /// reachability by layers: the fewest such steps, a lower bound on the pushes.
+    PushesParallel,
 }
 
 impl EncodingKind {
     /// All encodings, for help texts.
-    pub const ALL: [EncodingKind; 5] = [
+    pub const ALL: [EncodingKind; 6] = [
         EncodingKind::Moves,
         EncodingKind::Pushes,
         EncodingKind::PushesLazy,
         EncodingKind::PushesPath,
         EncodingKind::PushesFolded,
+        EncodingKind::PushesParallel,
     ];
 
     /// The name used on the command line and in output.
@@ -60,6 +64,7 @@ impl EncodingKind {
             EncodingKind::PushesLazy => "pushes-lazy",
             EncodingKind::PushesPath => "pushes-path",
             EncodingKind::PushesFolded => "pushes-folded",
+            EncodingKind::PushesParallel => "pushes-parallel",
         }
     }
 
@@ -70,7 +75,8 @@ impl EncodingKind {
             EncodingKind::Pushes
             | EncodingKind::PushesLazy
             | EncodingKind::PushesPath
-            | EncodingKind::PushesFolded => "encodings/pushes.md",
+            | EncodingKind::PushesFolded
+            | EncodingKind::PushesParallel => "encodings/pushes.md",
         }
     }
 
@@ -84,23 +90,29 @@ impl EncodingKind {
     }
 
     /// The metric the encoding's plans are counted in and its bounds bound: the first
-    /// satisfiable k is its optimum, but for `pushes-folded`, whose k counts box lines,
-    /// only a lower bound on the pushes (see [`EncodingKind::counts_the_metric`]).
+    /// satisfiable k is its optimum, but for `pushes-folded` and `pushes-parallel`,
+    /// whose k counts box lines or parallel steps, only a lower bound on the pushes (see
+    /// [`EncodingKind::counts_the_metric`]).
     pub fn metric(self) -> Metric {
         match self {
             EncodingKind::Moves => Metric::Moves,
             EncodingKind::Pushes
             | EncodingKind::PushesLazy
             | EncodingKind::PushesPath
-            | EncodingKind::PushesFolded => Metric::Pushes,
+            | EncodingKind::PushesFolded
+            | EncodingKind::PushesParallel => Metric::Pushes,
         }
     }
 
     /// Whether k counts the metric itself, so that the first satisfiable k is the
-    /// optimum; `pushes-folded` counts box lines, and its plan at the fewest lines is
-    /// push-optimal only if every line is one push.
+    /// optimum; `pushes-folded` counts box lines and `pushes-parallel` steps of one or
+    /// more pushes, and their plans at the fewest steps are push-optimal only if every
+    /// step is one push.
     pub fn counts_the_metric(self) -> bool {
-        self != EncodingKind::PushesFolded
+        !matches!(
+            self,
+            EncodingKind::PushesFolded | EncodingKind::PushesParallel
+        )
     }
 
     /// The default encoding for a metric: `moves`, or the layered `pushes`.
@@ -132,9 +144,11 @@ impl EncodingKind {
     pub fn lower_bound(self, analysis: &Analysis) -> usize {
         match self {
             EncodingKind::Moves => analysis.move_lower_bound,
-            // One line, unless the level is solved (or refuted) already: the goal
-            // clauses prune by the lines each box needs.
-            EncodingKind::PushesFolded => analysis.push_lower_bound.min(1),
+            // One step, unless the level is solved (or refuted) already: the goal
+            // clauses prune by the lines or the pushes each box needs.
+            EncodingKind::PushesFolded | EncodingKind::PushesParallel => {
+                analysis.push_lower_bound.min(1)
+            }
             EncodingKind::Pushes | EncodingKind::PushesLazy | EncodingKind::PushesPath => {
                 analysis.push_lower_bound
             }
@@ -145,7 +159,7 @@ impl EncodingKind {
     /// counts pushes (see `Analysis::push_parity`); `moves` has none.
     pub fn parity(self, analysis: &Analysis) -> Option<usize> {
         match self {
-            EncodingKind::Moves | EncodingKind::PushesFolded => None,
+            EncodingKind::Moves | EncodingKind::PushesFolded | EncodingKind::PushesParallel => None,
             EncodingKind::Pushes | EncodingKind::PushesLazy | EncodingKind::PushesPath => {
                 analysis.push_parity
             }
@@ -180,6 +194,9 @@ impl EncodingKind {
                 pushes::Reach::Path,
             )),
             EncodingKind::PushesFolded => Box::new(pushes::PushesEncoding::folded(level, analysis)),
+            EncodingKind::PushesParallel => {
+                Box::new(pushes::PushesEncoding::parallel(level, analysis))
+            }
         }
     }
 }
@@ -339,6 +356,15 @@ pub fn folded_step_size(level: &Level, analysis: &Analysis) -> u64 {
     layered_step_size(level, analysis) + 40 * live
 }
 
+/// The variables and clauses together that one step of `pushes-parallel` adds to
+/// `level`, about: the layers of [`layered_step_size`] (whose graph already gives every
+/// live cell, so every cell a box may enter, a node of its own), and per live cell up to
+/// four pushes with their clauses, the at-most-ones and the count toward `several`.
+pub fn parallel_step_size(level: &Level, analysis: &Analysis) -> u64 {
+    let live = analysis.live.iter().filter(|&&l| l).count() as u64;
+    layered_step_size(level, analysis) + 60 * live
+}
+
 /// [`layered_step_size`] or [`path_step_size`], by the reachability the step has.
 pub fn pushes_step_size(level: &Level, analysis: &Analysis, reach: pushes::Reach) -> u64 {
     match reach {
@@ -355,6 +381,7 @@ pub fn known_step_size(kind: EncodingKind, level: &Level, analysis: &Analysis) -
         EncodingKind::Pushes => Some(layered_step_size(level, analysis)),
         EncodingKind::PushesPath => Some(path_step_size(level, analysis)),
         EncodingKind::PushesFolded => Some(folded_step_size(level, analysis)),
+        EncodingKind::PushesParallel => Some(parallel_step_size(level, analysis)),
         EncodingKind::Moves | EncodingKind::PushesLazy => None,
     }
 }

@@ -14,6 +14,10 @@
 //!   `on_walk(c, t)` per node and step, acyclic by counting each node's neighbours on
 //!   the walk: the ends have one, the nodes between them two.
 //!
+//! Two variants change what one step is (with the layers): a box line, a box pushed any
+//! number of cells in one direction (`pushes-folded`), and several pushes of distinct
+//! boxes that do not interfere, in Rintanen's ∃-step sense (`pushes-parallel`).
+//!
 //! See `encodings/pushes.md`.
 
 use std::collections::HashMap;
@@ -45,6 +49,20 @@ pub enum Reach {
     /// One walk per step, from the player's node to the node behind the pushed box,
     /// marked node by node and kept a path by counting neighbours on it.
     Path,
+}
+
+/// What one step of the formula is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Steps {
+    /// One push (`pushes`, `pushes-lazy`, `pushes-path`).
+    OnePush,
+    /// One box line: a box pushed any number of cells in one direction
+    /// (`pushes-folded`).
+    OneLine,
+    /// One or more pushes of distinct boxes that do not interfere (`pushes-parallel`):
+    /// with two or more, the player's cells of the step and the cells it walks through
+    /// stay free during the whole step, so the pushes can be made in any order.
+    Parallel,
 }
 
 /// What a position at some step must look like (see
@@ -106,11 +124,13 @@ pub struct PushesEncoding {
     goals: HashMap<usize, Lit>,
     /// The time-uniform variant written as DIMSPEC (see [`PushesEncoding::new_uniform`]).
     uniform: bool,
-    /// One box line a step (`pushes-folded`, see [`PushesEncoding::folded`]): the
-    /// distances in `pushes_to_goal` and `pushes_from_start` then count lines.
-    folded: bool,
+    /// What one step is; with box lines (see [`PushesEncoding::folded`]) the
+    /// distances in `pushes_to_goal` and `pushes_from_start` count lines.
+    steps: Steps,
     /// `moved[t][c][d]`: during step t a box moves from c to c + d (folded only).
     moved: Vec<Vec<[Term; 4]>>,
+    /// `several[t]`: step t may hold two or more pushes (parallel only).
+    several: Vec<Term>,
 }
 
 /// How many extensions of a path the search for the longest induced path may make
@@ -194,8 +214,9 @@ impl PushesEncoding {
                 }),
             goals: HashMap::new(),
             uniform: false,
-            folded: false,
+            steps: Steps::OnePush,
             moved: Vec::new(),
+            several: Vec::new(),
         }
     }
 
@@ -216,14 +237,41 @@ impl PushesEncoding {
         let start_boxes = level.box_cells().filter(|&b| self.region[b]);
         self.pushes_from_start = line_distances_from(level, start_boxes);
         self.pushes_to_goal = line_distances_to_goals(level);
-        self.folded = true;
+        self.steps = Steps::OneLine;
         self.costly_pairs.clear();
         self.matching = None;
         self
     }
 
+    /// The ∃-step variant (`pushes-parallel`) with the layers: each step is one push or
+    /// several pushes of distinct boxes that do not interfere. With several, no box
+    /// enters a cell the player stands on or walks through during the step, so every
+    /// order of the step's pushes can be made; the plan takes them in cell order. Each
+    /// box moves at most one cell a step, so the pruning by time and the goal clauses
+    /// keep their push distances; what counts pushes across steps is left out, as in
+    /// the folded variant.
+    pub fn parallel(level: &Level, analysis: &Analysis) -> PushesEncoding {
+        PushesEncoding::new(level, analysis, Reach::Layered).into_parallel()
+    }
+
+    /// This encoding with several pushes a step (see [`PushesEncoding::parallel`]).
+    fn into_parallel(mut self) -> PushesEncoding {
+        self.steps = Steps::Parallel;
+        self.costly_pairs.clear();
+        self.matching = None;
+        self
+    }
+
+    /// Whether each step is exactly one push, so that the groups that count pushes
+    /// across steps (the potentials, the push straight back, the commuting pushes)
+    /// apply.
+    fn one_push_a_step(&self) -> bool {
+        self.steps == Steps::OnePush
+    }
+
     /// The time-uniform variant for DIMSPEC, with the layers or the walk of `reach`,
-    /// one box line a step if `folded` (with the layers): every step has the same
+    /// and the steps of `steps` (box lines and parallel pushes with the layers): every
+    /// step has the same
     /// variables. Step 0 has a variable for every cell a box or the player may
     /// ever be on (fixed by unit clauses), no cell is pruned by the pushes from the
     /// start, and what spans more than two steps or counts pushes across steps is left
@@ -232,14 +280,16 @@ impl PushesEncoding {
     pub fn new_uniform(
         level: &Level,
         analysis: &Analysis,
-        (reach, folded): (Reach, bool),
+        (reach, steps): (Reach, Steps),
         sink: &mut dyn ClauseSink,
     ) -> Self {
         assert!(reach != Reach::Lazy, "lazy cuts are learned per model");
         let mut enc = PushesEncoding::new(level, analysis, reach);
-        if folded {
-            enc = enc.into_folded();
-        }
+        enc = match steps {
+            Steps::OnePush => enc,
+            Steps::OneLine => enc.into_folded(),
+            Steps::Parallel => enc.into_parallel(),
+        };
         enc.uniform = true;
         let box_may = |c| enc.region[c] && enc.box_possible(c, 0);
         let (player, boxes) = start_as_variables(sink, level, |c| enc.player_possible(c), box_may);
@@ -348,7 +398,9 @@ impl PushesEncoding {
 
     /// Layered reachability for step t over the step's [`WalkGraph`]: layer 0 is the
     /// player's node; a node is in layer i+1 if it or a neighbour is in layer i and it
-    /// is free. Returns the last layer per node, with the graph.
+    /// is free. With parallel pushes, when the step may hold several, a node is free
+    /// only if no box enters it during the step either, and no box enters the player's
+    /// cell. Returns the last layer per node, with the graph.
     fn add_layers(
         &self,
         t: usize,
@@ -356,7 +408,19 @@ impl PushesEncoding {
         stop: &Stop,
     ) -> Result<(WalkGraph, Vec<Term>), Stopped> {
         let boxes = &self.boxes[t];
-        let graph = WalkGraph::new(&self.level, &self.region, |c| !boxes[c].is_false());
+        // With several pushes a step, a cell a box may enter is a node of its own.
+        let entered = |c: Cell| match self.several.get(t) {
+            Some(&several) => Some((several, self.boxes[t + 1][c])).filter(|(_, b)| !b.is_false()),
+            None => None,
+        };
+        let graph = WalkGraph::new(&self.level, &self.region, |c| {
+            !boxes[c].is_false() || entered(c).is_some()
+        });
+        for (c, &p) in self.player[t].iter().enumerate() {
+            if let Some((several, next)) = entered(c) {
+                sink.clause(&[!p, !several, !next]);
+            }
+        }
         let mut layer = self.player_nodes(t, &graph);
         for _ in 0..graph.layers(self.box_count).min(self.longest_walk) {
             // A step has a layer per free node: on a big board the stop is read
@@ -377,6 +441,9 @@ impl PushesEncoding {
                 sink.clause(&clause);
                 if let Some(c) = graph.box_cell(v) {
                     implies(sink, r, !boxes[c]);
+                    if let Some((several, next)) = entered(c) {
+                        sink.clause(&[!r, !several, !next]);
+                    }
                 }
                 *slot = r;
             }
@@ -536,6 +603,51 @@ impl PushesEncoding {
         (starts, next_player, moved)
     }
 
+    /// A variable per push the step from `boxes` to `next_boxes` may make: a box in the
+    /// region, with no wall behind it or ahead of it, and a cell ahead that may hold a
+    /// box after the step.
+    fn push_variables(
+        &self,
+        boxes: &[Term],
+        next_boxes: &[Term],
+        sink: &mut dyn ClauseSink,
+    ) -> Vec<[Term; 4]> {
+        let level = &self.level;
+        let mut pushes = vec![[Term::FALSE; 4]; level.cell_count()];
+        for (c, dirs) in pushes.iter_mut().enumerate() {
+            if boxes[c].is_false() || !self.region[c] {
+                continue;
+            }
+            for d in Direction::ALL {
+                let (to, behind) = (level.neighbor(c, d), level.neighbor(c, d.opposite()));
+                if level.is_wall(to) || level.is_wall(behind) || next_boxes[to].is_false() {
+                    continue;
+                }
+                dirs[d.index()] = sink.new_var().into();
+            }
+        }
+        pushes
+    }
+
+    /// What the push `p` of the box on `c` in direction `d` needs and makes: the box on
+    /// `c`, the cells ahead and behind free, the box ahead after the step.
+    fn add_push_conditions(
+        &self,
+        p: Term,
+        (c, d): (Cell, Direction),
+        (boxes, next_boxes): (&[Term], &[Term]),
+        sink: &mut dyn ClauseSink,
+    ) {
+        let (to, behind) = (
+            self.level.neighbor(c, d),
+            self.level.neighbor(c, d.opposite()),
+        );
+        implies(sink, p, boxes[c]);
+        implies(sink, p, !boxes[to]);
+        implies(sink, p, !boxes[behind]);
+        implies(sink, p, next_boxes[to]);
+    }
+
     /// One push a step: the push variables of the step from `boxes` to `next_boxes`,
     /// with exactly one of them true, its preconditions and effects, the player's cell
     /// after it, and the frame axioms. Returns the pushes and the player's cells.
@@ -546,20 +658,7 @@ impl PushesEncoding {
         sink: &mut dyn ClauseSink,
     ) -> (Vec<[Term; 4]>, Vec<Term>) {
         let n = self.level.cell_count();
-        let level = &self.level;
-        let mut pushes = vec![[Term::FALSE; 4]; n];
-        for c in 0..n {
-            if boxes[c].is_false() || !self.region[c] {
-                continue;
-            }
-            for d in Direction::ALL {
-                let (to, behind) = (level.neighbor(c, d), level.neighbor(c, d.opposite()));
-                if level.is_wall(to) || level.is_wall(behind) || next_boxes[to].is_false() {
-                    continue;
-                }
-                pushes[c][d.index()] = sink.new_var().into();
-            }
-        }
+        let pushes = self.push_variables(boxes, next_boxes, sink);
         let next_player = self.player_cells(&pushes, sink);
         exactly_one(&pushes, sink);
 
@@ -569,11 +668,7 @@ impl PushesEncoding {
                 if p.is_false() {
                     continue;
                 }
-                let (to, behind) = (level.neighbor(c, d), level.neighbor(c, d.opposite()));
-                implies(sink, p, boxes[c]);
-                implies(sink, p, !boxes[to]);
-                implies(sink, p, !boxes[behind]);
-                implies(sink, p, next_boxes[to]);
+                self.add_push_conditions(p, (c, d), (boxes, next_boxes), sink);
                 implies(sink, p, next_player[c]);
             }
             if !next_player[c].is_false() {
@@ -588,6 +683,95 @@ impl PushesEncoding {
         // A box leaves c only by a push from c, arrives only by a push from c - d.
         self.add_frame((boxes, next_boxes), (&pushes, &pushes), sink);
         (pushes, next_player)
+    }
+
+    /// Parallel pushes (`pushes-parallel`): the push variables of the step from `boxes`
+    /// to `next_boxes`, at least one true, each box pushed at most once and each cell
+    /// entered by at most one box, with their preconditions and effects, the player's
+    /// cell after the step and the frame axioms. The plan makes a step's pushes in cell
+    /// order, so the player ends on the cell of the box pushed last, the highest cell
+    /// pushed from: one cell, so that the next step's walks start from one place. `several` is true whenever two or more pushes are: the reachability of
+    /// the step then keeps the player off every cell a box enters ([`Self::add_layers`]).
+    /// Returns the pushes, the player's cells and `several`.
+    fn add_parallel_pushes(
+        &self,
+        boxes: &[Term],
+        next_boxes: &[Term],
+        sink: &mut dyn ClauseSink,
+    ) -> (Vec<[Term; 4]>, Vec<Term>, Term) {
+        let n = self.level.cell_count();
+        let level = &self.level;
+        let pushes = self.push_variables(boxes, next_boxes, sink);
+        let next_player = self.player_cells(&pushes, sink);
+        let all: Vec<Term> = (pushes.iter().flatten().copied())
+            .filter(|p| !p.is_false())
+            .collect();
+        at_least_one(sink, &all);
+        // `several` follows a running "some push so far" over the step's pushes.
+        let several: Term = sink.new_var().into();
+        let mut so_far = Term::FALSE;
+        for (i, &p) in all.iter().enumerate() {
+            sink.clause(&[!so_far, !p, several]);
+            if i + 1 < all.len() {
+                let next: Term = sink.new_var().into();
+                implies(sink, p, next);
+                implies(sink, so_far, next);
+                so_far = next;
+            }
+        }
+        for c in 0..n {
+            at_most_one(sink, &pushes[c]);
+            let entering: Vec<Term> = Direction::ALL
+                .into_iter()
+                .filter_map(|d| {
+                    level
+                        .checked_neighbor(c, d.opposite())
+                        .map(|from| (from, d))
+                })
+                .map(|(from, d)| pushes[from][d.index()])
+                .collect();
+            at_most_one(sink, &entering);
+            for d in Direction::ALL {
+                let p = pushes[c][d.index()];
+                if p.is_false() {
+                    continue;
+                }
+                self.add_push_conditions(p, (c, d), (boxes, next_boxes), sink);
+            }
+            if !next_player[c].is_false() {
+                let mut clause = vec![!next_player[c]];
+                clause.extend(pushes[c].iter().copied());
+                sink.clause(&clause);
+                implies(sink, next_player[c], !next_boxes[c]);
+            }
+        }
+        // The player ends on a cell pushed from with no push from a higher cell:
+        // `later` is true when a higher cell is pushed from (and may be otherwise,
+        // which only forbids). One end cell at least, so exactly the last.
+        at_least_one(sink, &next_player);
+        let mut later = Term::FALSE;
+        for c in (0..n).rev() {
+            let from_c: Vec<Term> = pushes[c]
+                .iter()
+                .copied()
+                .filter(|p| !p.is_false())
+                .collect();
+            if from_c.is_empty() {
+                continue;
+            }
+            for &p in &from_c {
+                sink.clause(&[!p, next_player[c], later]);
+            }
+            implies(sink, next_player[c], !later);
+            let next: Term = sink.new_var().into();
+            for &p in &from_c {
+                implies(sink, p, next);
+            }
+            implies(sink, later, next);
+            later = next;
+        }
+        self.add_frame((boxes, next_boxes), (&pushes, &pushes), sink);
+        (pushes, next_player, several)
     }
 
     /// The player's cells after a step, `player_at(c, t+1)`: a variable where the
@@ -673,8 +857,10 @@ impl Uniform for PushesEncoding {
 
 impl Encoding for PushesEncoding {
     fn kind(&self) -> EncodingKind {
-        if self.folded {
-            return EncodingKind::PushesFolded;
+        match self.steps {
+            Steps::OneLine => return EncodingKind::PushesFolded,
+            Steps::Parallel => return EncodingKind::PushesParallel,
+            Steps::OnePush => {}
         }
         match self.reach {
             Reach::Lazy => EncodingKind::PushesLazy,
@@ -697,12 +883,19 @@ impl Encoding for PushesEncoding {
 
         let next_boxes = next_box_terms(sink, level, &self.region, |c| self.box_possible(c, t + 1));
         let boxes = self.boxes[t].clone();
-        let (pushes, next_player) = if self.folded {
-            let (pushes, next_player, moved) = self.add_runs(t, &boxes, &next_boxes, sink);
-            self.moved.push(moved);
-            (pushes, next_player)
-        } else {
-            self.add_single_pushes(&boxes, &next_boxes, sink)
+        let (pushes, next_player) = match self.steps {
+            Steps::OneLine => {
+                let (pushes, next_player, moved) = self.add_runs(t, &boxes, &next_boxes, sink);
+                self.moved.push(moved);
+                (pushes, next_player)
+            }
+            Steps::Parallel => {
+                let (pushes, next_player, several) =
+                    self.add_parallel_pushes(&boxes, &next_boxes, sink);
+                self.several.push(several);
+                (pushes, next_player)
+            }
+            Steps::OnePush => self.add_single_pushes(&boxes, &next_boxes, sink),
         };
 
         for set in &self.deadlocks {
@@ -710,7 +903,7 @@ impl Encoding for PushesEncoding {
             sink.clause(&terms);
         }
 
-        if !self.uniform && !self.folded {
+        if !self.uniform && self.one_push_a_step() {
             let to_goal = &self.pushes_to_goal;
             let changes = value_changes(level, &pushes, |c| to_goal[c] as i64);
             self.potential.add_step(sink, &changes, true);
@@ -739,13 +932,16 @@ impl Encoding for PushesEncoding {
                 // The last layer is closed: a free neighbour of a reached node is reached.
                 // With enough layers it is then exactly the player's region, so facts
                 // about the region (below) cannot be dodged by leaving a node unreached.
+                // With several parallel pushes the layers may stop short of the region:
+                // what they reach is all the pushes need.
+                let several = self.several.get(t).copied().unwrap_or(Term::FALSE);
                 for (v, &reached) in last_node.iter().enumerate() {
                     if reached.is_false() {
                         continue;
                     }
                     for &u in graph.adjacent(v) {
                         let occupied = graph.box_cell(u).map_or(Term::FALSE, |m| self.boxes[t][m]);
-                        sink.clause(&[!reached, occupied, last_node[u]]);
+                        sink.clause(&[!reached, occupied, last_node[u], several]);
                     }
                 }
                 let last: Vec<Term> = (0..n)
@@ -758,7 +954,7 @@ impl Encoding for PushesEncoding {
                 // A push straight back, when the player could already reach the far side
                 // of the box before the first push, returns to the same state: such a
                 // pair of steps is never part of a shortest plan.
-                if t >= 1 && !self.folded {
+                if t >= 1 && self.one_push_a_step() {
                     for (c, &reached_before) in self.reach_last[t - 1].iter().enumerate() {
                         for d in Direction::ALL {
                             let back = self.pushes[t][c][d.index()];
@@ -784,7 +980,7 @@ impl Encoding for PushesEncoding {
                         }
                     }
                 }
-                if t >= 2 && !self.uniform && !self.folded {
+                if t >= 2 && !self.uniform && self.one_push_a_step() {
                     let step = |i: usize| StepTerms {
                         pushes: &self.pushes[i],
                         reach: &self.reach_last[i],
@@ -816,7 +1012,7 @@ impl Encoding for PushesEncoding {
             &self.pushes_to_goal,
             k,
         );
-        if !self.folded {
+        if self.one_push_a_step() {
             self.potential.bound(sink, goal, k);
         }
         if let Some((_, counter)) = &self.matching {
@@ -848,34 +1044,37 @@ impl Encoding for PushesEncoding {
     ) -> Decoded {
         let n = self.level.cell_count();
         let mut pushes = Vec::with_capacity(k);
-        // The first push of each step (all of it but in `pushes-folded`).
+        // The step and the push of each step's line start (each push of a parallel
+        // step, in cell order, which the step allows).
         let mut firsts = Vec::with_capacity(k);
         for t in 0..k {
-            let chosen = (0..n).find_map(|c| {
-                Direction::ALL
-                    .into_iter()
-                    .find(|d| self.pushes[t][c][d.index()].eval(model))
-                    .map(|d| (c, d))
-            });
-            let Some((mut c, d)) = chosen else {
-                return Decoded::Invalid(format!("no push at step {t}"));
-            };
-            firsts.push((c, d));
-            pushes.push((c, d));
-            // A line goes on while the box moves on from the cell it was pushed to.
-            loop {
-                c = self.level.neighbor(c, d);
-                if !(self.folded && self.moved[t][c][d.index()].eval(model)) {
-                    break;
-                }
+            let chosen: Vec<(Cell, Direction)> = (0..n)
+                .flat_map(|c| Direction::ALL.map(|d| (c, d)))
+                .filter(|&(c, d)| self.pushes[t][c][d.index()].eval(model))
+                .collect();
+            match (chosen.as_slice(), self.steps) {
+                ([], _) => return Decoded::Invalid(format!("no push at step {t}")),
+                ([_], _) | (_, Steps::Parallel) => {}
+                _ => return Decoded::Invalid(format!("several pushes at step {t}")),
+            }
+            for &(mut c, d) in &chosen {
+                firsts.push((t, (c, d)));
                 pushes.push((c, d));
+                // A line goes on while the box moves on from the cell it was pushed to.
+                loop {
+                    c = self.level.neighbor(c, d);
+                    if !(self.steps == Steps::OneLine && self.moved[t][c][d.index()].eval(model)) {
+                        break;
+                    }
+                    pushes.push((c, d));
+                }
             }
         }
-        // Check each step's walk on the model's own box configuration; every step the
-        // player cannot make gives a cut.
+        // Check each step's walks on the model's own box configuration at its start;
+        // every push the player cannot walk to gives a cut.
         let mut new_cuts = Vec::new();
         let mut region = Region::new(&self.level);
-        for (t, &(c, d)) in firsts.iter().enumerate() {
+        for &(t, (c, d)) in &firsts {
             let boxes: Vec<bool> = (0..n).map(|x| self.boxes[t][x].eval(model)).collect();
             let Some(player) = (0..n).find(|&x| self.player[t][x].eval(model)) else {
                 return Decoded::Invalid(format!("no player cell at step {t}"));

@@ -73,6 +73,165 @@ pub fn shortest_lines(level: &Level, max_lines: usize, max_states: usize) -> Sea
     )
 }
 
+/// Fewest **parallel steps** that solve `level` (`pushes-parallel`), by breadth-first
+/// search over positions, looking at most `max_steps` deep and at most `max_states`
+/// positions. A step is one push the player can walk to, or two or more pushes of
+/// distinct boxes into distinct cells, each from a cell the player can walk to with
+/// every box and every cell a box enters in the way, when no box enters the player's
+/// cell. A position is its boxes and the first cell of the player's walking region.
+pub fn shortest_parallel_steps(level: &Level, max_steps: usize, max_states: usize) -> SearchResult {
+    let start = State::initial(level);
+    let start_key = walking_key(level, &start);
+    let mut seen: HashMap<Key, ()> = HashMap::from([(start_key, ())]);
+    let mut layer = vec![start];
+    for steps in 0.. {
+        if layer.iter().any(|s| s.is_solved(level)) {
+            return SearchResult::Optimal(steps);
+        }
+        if layer.is_empty() {
+            return SearchResult::Unsolvable;
+        }
+        if steps == max_steps {
+            return SearchResult::NoneWithin(max_steps);
+        }
+        let mut next_layer = Vec::new();
+        for state in &layer {
+            for next in parallel_steps(level, state) {
+                let k = walking_key(level, &next);
+                if seen.contains_key(&k) {
+                    continue;
+                }
+                if seen.len() >= max_states {
+                    return SearchResult::TooLarge;
+                }
+                seen.insert(k, ());
+                next_layer.push(next);
+            }
+        }
+        layer = next_layer;
+    }
+    unreachable!("the loop returns")
+}
+
+/// The cells the player walks to from `state` (moves that push nothing) with boxes on
+/// `blocked`.
+fn walkable(level: &Level, player: usize, blocked: &[bool]) -> Vec<bool> {
+    let mut seen = vec![false; level.cell_count()];
+    seen[player] = true;
+    let mut queue = VecDeque::from([player]);
+    while let Some(cell) = queue.pop_front() {
+        for dir in Direction::ALL {
+            let mut s = State {
+                player: cell,
+                boxes: blocked.to_vec(),
+            };
+            if let Ok(effect) = apply_move(level, &mut s, dir)
+                && !effect.pushed
+                && !seen[s.player]
+            {
+                seen[s.player] = true;
+                queue.push_back(s.player);
+            }
+        }
+    }
+    seen
+}
+
+/// A position's key: the first cell of the player's walking region and the boxes.
+fn walking_key(level: &Level, state: &State) -> Key {
+    let region = walkable(level, state.player, &state.boxes);
+    let first = region.iter().position(|&r| r).expect("the player's cell");
+    let at = State {
+        player: first,
+        boxes: state.boxes.clone(),
+    };
+    key(&at, None)
+}
+
+/// Every position one parallel step leads to from `state` (see
+/// [`shortest_parallel_steps`]).
+fn parallel_steps(level: &Level, state: &State) -> Vec<State> {
+    let reach = walkable(level, state.player, &state.boxes);
+    // The pushes the player can make alone: (box, direction, cell behind, cell ahead).
+    let mut single = Vec::new();
+    for (c, _) in state.boxes.iter().enumerate().filter(|(_, b)| **b) {
+        for dir in Direction::ALL {
+            let Some(behind) = level.checked_neighbor(c, dir.opposite()) else {
+                continue;
+            };
+            if !reach[behind] {
+                continue;
+            }
+            let mut s = State {
+                player: behind,
+                boxes: state.boxes.clone(),
+            };
+            if let Ok(effect) = apply_move(level, &mut s, dir)
+                && effect.pushed
+            {
+                single.push((c, dir, behind, level.neighbor(c, dir)));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    // Every choice of at most one push per box, by its index in `single`.
+    let mut chosen: Vec<usize> = Vec::new();
+    choose(&single, 0, &mut chosen, &mut |picks| {
+        let pushes: Vec<_> = picks.iter().map(|&i| single[i]).collect();
+        let mut ahead: Vec<usize> = pushes.iter().map(|p| p.3).collect();
+        ahead.sort_unstable();
+        ahead.dedup();
+        if pushes.is_empty() || ahead.len() < pushes.len() {
+            return;
+        }
+        if pushes.len() > 1 {
+            if ahead.contains(&state.player) {
+                return;
+            }
+            let mut blocked = state.boxes.clone();
+            for &a in &ahead {
+                blocked[a] = true;
+            }
+            let inside = walkable(level, state.player, &blocked);
+            if pushes.iter().any(|p| !inside[p.2]) {
+                return;
+            }
+        }
+        let mut next = state.clone();
+        for &(c, _, _, a) in &pushes {
+            next.boxes[c] = false;
+            next.boxes[a] = true;
+        }
+        next.player = pushes[0].0;
+        out.push(next);
+    });
+    out
+}
+
+/// Calls `each` with every subset of `pushes` that has at most one push per box (they
+/// are grouped by box), built from index `from` on after those already in `chosen`.
+fn choose(
+    pushes: &[(usize, Direction, usize, usize)],
+    from: usize,
+    chosen: &mut Vec<usize>,
+    each: &mut dyn FnMut(&[usize]),
+) {
+    if from == pushes.len() {
+        each(chosen);
+        return;
+    }
+    let the_box = pushes[from].0;
+    let end = (from..pushes.len())
+        .find(|&i| pushes[i].0 != the_box)
+        .unwrap_or(pushes.len());
+    choose(pushes, end, chosen, each);
+    for i in from..end {
+        chosen.push(i);
+        choose(pushes, end, chosen, each);
+        chosen.pop();
+    }
+}
+
 fn zero_one_search(level: &Level, max_cost: usize, max_states: usize, cost: &Cost) -> SearchResult {
     let start = State::initial(level);
     let mut best: HashMap<Key, usize> = HashMap::new();
@@ -136,6 +295,32 @@ mod tests {
             .unwrap()
             .remove(0);
         assert_eq!(shortest_moves(&l, 10, 1000), SearchResult::Unsolvable);
+    }
+
+    #[test]
+    fn pushes_of_two_boxes_that_do_not_interfere_are_one_step() {
+        // The player between two boxes pushes both outward in one step.
+        let l = parse_xsb("t", "#######\n#.$@$.#\n#######\n")
+            .unwrap()
+            .remove(0);
+        assert_eq!(
+            shortest_parallel_steps(&l, 5, 1000),
+            SearchResult::Optimal(1)
+        );
+        assert_eq!(shortest_pushes(&l, 5, 1000), SearchResult::Optimal(2));
+        // Two pushes each way: the second pair from where the first left the player.
+        let l = parse_xsb("t", "#########\n#. $@$ .#\n#########\n")
+            .unwrap()
+            .remove(0);
+        assert_eq!(
+            shortest_parallel_steps(&l, 5, 1000),
+            SearchResult::Optimal(2)
+        );
+        assert_eq!(shortest_pushes(&l, 5, 1000), SearchResult::Optimal(4));
+        assert_eq!(
+            shortest_parallel_steps(&l, 1, 1000),
+            SearchResult::NoneWithin(1)
+        );
     }
 
     #[test]
