@@ -237,10 +237,7 @@ impl PushesEncoding {
         let start_boxes = level.box_cells().filter(|&b| self.region[b]);
         self.pushes_from_start = line_distances_from(level, start_boxes);
         self.pushes_to_goal = line_distances_to_goals(level);
-        self.steps = Steps::OneLine;
-        self.costly_pairs.clear();
-        self.matching = None;
-        self
+        self.with_steps(Steps::OneLine)
     }
 
     /// The ∃-step variant (`pushes-parallel`) with the layers: each step is one push or
@@ -251,14 +248,17 @@ impl PushesEncoding {
     /// keep their push distances; what counts pushes across steps is left out, as in
     /// the folded variant.
     pub fn parallel(level: &Level, analysis: &Analysis) -> PushesEncoding {
-        PushesEncoding::new(level, analysis, Reach::Layered).into_parallel()
+        PushesEncoding::new(level, analysis, Reach::Layered).with_steps(Steps::Parallel)
     }
 
-    /// This encoding with several pushes a step (see [`PushesEncoding::parallel`]).
-    fn into_parallel(mut self) -> PushesEncoding {
-        self.steps = Steps::Parallel;
-        self.costly_pairs.clear();
-        self.matching = None;
+    /// This encoding with the steps of `steps`, without what counts pushes across
+    /// steps unless a step is one push (see [`PushesEncoding::one_push_a_step`]).
+    fn with_steps(mut self, steps: Steps) -> PushesEncoding {
+        self.steps = steps;
+        if !self.one_push_a_step() {
+            self.costly_pairs.clear();
+            self.matching = None;
+        }
         self
     }
 
@@ -286,9 +286,8 @@ impl PushesEncoding {
         assert!(reach != Reach::Lazy, "lazy cuts are learned per model");
         let mut enc = PushesEncoding::new(level, analysis, reach);
         enc = match steps {
-            Steps::OnePush => enc,
             Steps::OneLine => enc.into_folded(),
-            Steps::Parallel => enc.into_parallel(),
+            steps => enc.with_steps(steps),
         };
         enc.uniform = true;
         let box_may = |c| enc.region[c] && enc.box_possible(c, 0);
@@ -537,20 +536,9 @@ impl PushesEncoding {
         // of the start (the cells a run passes are positions of the plan too): for
         // c + d, a floor cell beside the region and so in it, that is where
         // `next_boxes` is not false.
-        let mut moved = vec![[Term::FALSE; 4]; n];
+        let may_move = |c| self.region[c] && self.box_possible(c, t + 1);
+        let moved = self.move_variables(next_boxes, may_move, sink);
         let mut starts = vec![[Term::FALSE; 4]; n];
-        for (c, moves) in moved.iter_mut().enumerate() {
-            if !self.region[c] || !self.box_possible(c, t + 1) {
-                continue;
-            }
-            for d in Direction::ALL {
-                let (to, behind) = (level.neighbor(c, d), level.neighbor(c, d.opposite()));
-                if level.is_wall(to) || level.is_wall(behind) || next_boxes[to].is_false() {
-                    continue;
-                }
-                moves[d.index()] = sink.new_var().into();
-            }
-        }
         for c in 0..n {
             for d in Direction::ALL {
                 let m = moved[c][d.index()];
@@ -603,19 +591,19 @@ impl PushesEncoding {
         (starts, next_player, moved)
     }
 
-    /// A variable per push the step from `boxes` to `next_boxes` may make: a box in the
-    /// region, with no wall behind it or ahead of it, and a cell ahead that may hold a
-    /// box after the step.
-    fn push_variables(
+    /// A variable per move of a box one cell in the step to `next_boxes`: from a cell
+    /// where `may_move`, with no wall behind it or ahead of it, to a cell that may hold
+    /// a box after the step.
+    fn move_variables(
         &self,
-        boxes: &[Term],
         next_boxes: &[Term],
+        may_move: impl Fn(Cell) -> bool,
         sink: &mut dyn ClauseSink,
     ) -> Vec<[Term; 4]> {
         let level = &self.level;
         let mut pushes = vec![[Term::FALSE; 4]; level.cell_count()];
         for (c, dirs) in pushes.iter_mut().enumerate() {
-            if boxes[c].is_false() || !self.region[c] {
+            if !may_move(c) {
                 continue;
             }
             for d in Direction::ALL {
@@ -627,6 +615,12 @@ impl PushesEncoding {
             }
         }
         pushes
+    }
+
+    /// Whether step's box on `c` may be pushed: one may stand there at its start
+    /// (`boxes`), in the region.
+    fn may_push(&self, boxes: &[Term], c: Cell) -> bool {
+        !boxes[c].is_false() && self.region[c]
     }
 
     /// What the push `p` of the box on `c` in direction `d` needs and makes: the box on
@@ -658,7 +652,7 @@ impl PushesEncoding {
         sink: &mut dyn ClauseSink,
     ) -> (Vec<[Term; 4]>, Vec<Term>) {
         let n = self.level.cell_count();
-        let pushes = self.push_variables(boxes, next_boxes, sink);
+        let pushes = self.move_variables(next_boxes, |c| self.may_push(boxes, c), sink);
         let next_player = self.player_cells(&pushes, sink);
         exactly_one(&pushes, sink);
 
@@ -671,13 +665,7 @@ impl PushesEncoding {
                 self.add_push_conditions(p, (c, d), (boxes, next_boxes), sink);
                 implies(sink, p, next_player[c]);
             }
-            if !next_player[c].is_false() {
-                // The player ends where the pushed box was, and no box is there.
-                let mut clause = vec![!next_player[c]];
-                clause.extend(pushes[c].iter().copied());
-                sink.clause(&clause);
-                implies(sink, next_player[c], !next_boxes[c]);
-            }
+            add_player_end(sink, next_player[c], &pushes[c], next_boxes[c]);
         }
 
         // A box leaves c only by a push from c, arrives only by a push from c - d.
@@ -701,24 +689,9 @@ impl PushesEncoding {
     ) -> (Vec<[Term; 4]>, Vec<Term>, Term) {
         let n = self.level.cell_count();
         let level = &self.level;
-        let pushes = self.push_variables(boxes, next_boxes, sink);
+        let pushes = self.move_variables(next_boxes, |c| self.may_push(boxes, c), sink);
         let next_player = self.player_cells(&pushes, sink);
-        let all: Vec<Term> = (pushes.iter().flatten().copied())
-            .filter(|p| !p.is_false())
-            .collect();
-        at_least_one(sink, &all);
-        // `several` follows a running "some push so far" over the step's pushes.
         let several: Term = sink.new_var().into();
-        let mut so_far = Term::FALSE;
-        for (i, &p) in all.iter().enumerate() {
-            sink.clause(&[!so_far, !p, several]);
-            if i + 1 < all.len() {
-                let next: Term = sink.new_var().into();
-                implies(sink, p, next);
-                implies(sink, so_far, next);
-                so_far = next;
-            }
-        }
         for c in 0..n {
             at_most_one(sink, &pushes[c]);
             let entering: Vec<Term> = Direction::ALL
@@ -738,16 +711,12 @@ impl PushesEncoding {
                 }
                 self.add_push_conditions(p, (c, d), (boxes, next_boxes), sink);
             }
-            if !next_player[c].is_false() {
-                let mut clause = vec![!next_player[c]];
-                clause.extend(pushes[c].iter().copied());
-                sink.clause(&clause);
-                implies(sink, next_player[c], !next_boxes[c]);
-            }
+            add_player_end(sink, next_player[c], &pushes[c], next_boxes[c]);
         }
         // The player ends on a cell pushed from with no push from a higher cell:
         // `later` is true when a higher cell is pushed from (and may be otherwise,
-        // which only forbids). One end cell at least, so exactly the last.
+        // which only forbids). One end cell at least (so at least one push), so
+        // exactly the last. A push with a later one makes the step one of several.
         at_least_one(sink, &next_player);
         let mut later = Term::FALSE;
         for c in (0..n).rev() {
@@ -761,6 +730,7 @@ impl PushesEncoding {
             }
             for &p in &from_c {
                 sink.clause(&[!p, next_player[c], later]);
+                sink.clause(&[!p, !later, several]);
             }
             implies(sink, next_player[c], !later);
             let next: Term = sink.new_var().into();
@@ -819,6 +789,16 @@ impl PushesEncoding {
             sink.clause(&arrive);
         }
     }
+}
+
+/// The player ends a step on a cell (`ends`) only where a box was pushed from it
+/// (`pushed_from`), and no box is there after the step (`box_after`).
+fn add_player_end(sink: &mut dyn ClauseSink, ends: Term, pushed_from: &[Term; 4], box_after: Term) {
+    if ends.is_false() {
+        return;
+    }
+    implies_any(sink, ends, pushed_from);
+    implies(sink, ends, !box_after);
 }
 
 /// Exactly one of the step's push terms that are not false (at least one, then at most

@@ -3,7 +3,7 @@
 //! analysis, no region fill), so that what it says does not depend on the code it
 //! checks.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use crate::game::{State, apply_move};
 use crate::level::{Direction, Level};
@@ -82,7 +82,7 @@ pub fn shortest_lines(level: &Level, max_lines: usize, max_states: usize) -> Sea
 pub fn shortest_parallel_steps(level: &Level, max_steps: usize, max_states: usize) -> SearchResult {
     let start = State::initial(level);
     let start_key = walking_key(level, &start);
-    let mut seen: HashMap<Key, ()> = HashMap::from([(start_key, ())]);
+    let mut seen: HashSet<Key> = HashSet::from([start_key]);
     let mut layer = vec![start];
     for steps in 0.. {
         if layer.iter().any(|s| s.is_solved(level)) {
@@ -98,13 +98,13 @@ pub fn shortest_parallel_steps(level: &Level, max_steps: usize, max_states: usiz
         for state in &layer {
             for next in parallel_steps(level, state) {
                 let k = walking_key(level, &next);
-                if seen.contains_key(&k) {
+                if seen.contains(&k) {
                     continue;
                 }
                 if seen.len() >= max_states {
                     return SearchResult::TooLarge;
                 }
-                seen.insert(k, ());
+                seen.insert(k);
                 next_layer.push(next);
             }
         }
