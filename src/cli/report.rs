@@ -119,6 +119,8 @@ pub struct ReportStats {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     backtracks: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    dead_ends: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     layers: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     peak_nodes: Option<u64>,
@@ -140,6 +142,7 @@ impl ReportStats {
             pushes_saved: s.pushes_saved,
             subgoals: s.subgoals,
             backtracks: s.backtracks,
+            dead_ends: s.dead_ends,
             layers: s.layers,
             peak_nodes: s.peak_nodes,
             tables_full: s.tables_full,
@@ -168,8 +171,11 @@ impl ReportStats {
             ));
         }
         if let (Some(reached), Some(back)) = (self.subgoals, self.backtracks) {
+            let dead = (self.dead_ends.filter(|&d| d > 0))
+                .map(|d| format!(", {} proved", plural(d, "dead end")))
+                .unwrap_or_default();
             lines.push(format!(
-                "goal by goal: {reached} subgoals reached by the SAT solver, {back} given up"
+                "goal by goal: {reached} subgoals reached by the SAT solver, {back} given up{dead}"
             ));
         }
         lines.extend(self.pdr_words());

@@ -154,6 +154,7 @@ impl Engine for Anytime {
             pushes_saved: add(found.stats.pushes_saved, counts.shortening.saved),
             subgoals: counts.goals.map(|g| g.subgoals),
             backtracks: counts.goals.map(|g| g.backtracks),
+            dead_ends: counts.goals.map(|g| g.dead_ends),
             tables_full: found.stats.tables_full
                 || proved.stats.tables_full
                 || matches!(

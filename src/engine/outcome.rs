@@ -121,6 +121,8 @@ pub struct Statistics {
     pub subgoals: Option<u64>,
     /// Subgoals given up, sending the planner back one (`subgoals`).
     pub backtracks: Option<u64>,
+    /// Positions of its chain proved dead ends by a bounded search (`subgoals`).
+    pub dead_ends: Option<u64>,
     /// Breadth-first layers built: the moves searched to the end (`bdd`).
     pub layers: Option<u64>,
     /// The most decision-diagram nodes the search held at once (`bdd`).

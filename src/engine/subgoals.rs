@@ -9,14 +9,18 @@
 //! boxes on the knot's or the fence's cells: the same jam would come back in many end
 //! positions. A subgoal that cannot be reached within [`MAX_SUBGOAL_PUSHES`] sends the
 //! planner back to the subgoal before, which refuses the position it had led to and
-//! asks again (backtracking). Every push of its plans comes from a SAT model; the tests
-//! only refuse where a subplan ends.
+//! asks again (backtracking). Ends, and positions the planner keeps failing from, are
+//! also tested by an exhaustive push search with a budget ([`dead_core`]): a dead end
+//! it proves is shrunk to the boxes it needs, which every later question refuses, and
+//! a position proved dead is left at once. Every push of its plans comes from a SAT
+//! model; the tests only refuse.
 //!
 //! It proves nothing about the plan's length, and running out of subplans proves
 //! nothing either: the order is a guide and the subgoals are capped.
 
 use std::time::{Duration, Instant};
 
+use super::astar::{AstarLimits, optimal_pushes};
 use super::finder::{Corrals, Knots};
 use super::push_search::{self, Push, SearchAnswer};
 use super::target::{Reached, fewest_pushes};
@@ -33,6 +37,17 @@ pub const MAX_SUBGOAL_PUSHES: usize = 48;
 
 /// The goals tried as the next one from a position, in the packing order.
 const GOALS_TRIED: usize = 2;
+
+/// Positions the dead-end test of a subgoal's end may store.
+const DEAD_END_POSITIONS: usize = 1_000;
+
+/// The most positions the dead-end test of a position the planner keeps failing from
+/// may store (its time is the bound that matters; this one bounds its memory).
+const MOST_DEAD_END_POSITIONS: usize = 1 << 20;
+
+/// The positions the shrinking of a dead end to its core may store, in multiples of
+/// those its proof stored.
+const SHRINK_ROUNDS: usize = 4;
 
 /// Goal by goal with the SAT solver: a verified plan, no optimality proof, no ice.
 pub struct Subgoals;
@@ -89,6 +104,7 @@ impl Engine for Subgoals {
         }
         outcome.stats.subgoals = Some(counts.subgoals);
         outcome.stats.backtracks = Some(counts.backtracks);
+        outcome.stats.dead_ends = Some(counts.dead_ends);
         Ok(outcome)
     }
 }
@@ -100,6 +116,9 @@ pub struct SubgoalCounts {
     pub subgoals: u64,
     /// Times a subgoal could not be reached and the planner went back one.
     pub backtracks: u64,
+    /// Positions of the chain (subgoals' ends, or positions the planner kept failing
+    /// from) that a search with a budget proved dead.
+    pub dead_ends: u64,
 }
 
 impl SubgoalCounts {
@@ -107,6 +126,7 @@ impl SubgoalCounts {
     fn add(&mut self, other: SubgoalCounts) {
         self.subgoals += other.subgoals;
         self.backtracks += other.backtracks;
+        self.dead_ends += other.dead_ends;
     }
 }
 
@@ -120,6 +140,13 @@ struct Link {
     refused: Vec<Vec<Cell>>,
     next_goals: Vec<Cell>,
     pushes: Vec<Push>,
+    /// The planner's time at this position and below it so far.
+    spent: Duration,
+    /// The part of it that found nothing: questions without a subplan, ends refused,
+    /// positions below left as dead ends, dead-end tests that proved nothing.
+    failing: Duration,
+    /// The failing time at which the position is next tested for a dead end.
+    next_test: Duration,
 }
 
 impl Link {
@@ -142,11 +169,49 @@ impl Link {
             refused: Vec::new(),
             next_goals,
             pushes: Vec::new(),
+            spent: Duration::ZERO,
+            failing: Duration::ZERO,
+            next_test: Duration::ZERO,
         }
     }
 
     fn cells(&self) -> Vec<Cell> {
         (0..self.boxes.len()).filter(|&c| self.boxes[c]).collect()
+    }
+
+    /// Counts `cost`, time at this position that found nothing. A position the
+    /// planner keeps failing from may already be a dead end that the cheap tests at
+    /// the subgoals' ends missed: with `dead_ends` (the counts), each time its failing
+    /// time has doubled since the last test, it is tested by a search given half that
+    /// time, and a position proved dead tries no more goals, so the planner leaves it.
+    fn failed(
+        &mut self,
+        cost: Duration,
+        task: &Task,
+        dead_ends: Option<&mut SubgoalCounts>,
+        stop: &Stop,
+    ) -> Option<Vec<Cell>> {
+        self.failing += cost;
+        let counts = dead_ends?;
+        if self.failing < self.next_test {
+            return None;
+        }
+        let tested = Instant::now();
+        let until = stop.by(tested + self.failing / 2);
+        let position = (&self.boxes[..], self.player);
+        let core = dead_core(task, position, MOST_DEAD_END_POSITIONS, &until);
+        self.spent += tested.elapsed();
+        if core.is_some() {
+            counts.dead_ends += 1;
+            self.next_goals.clear();
+        } else if !stop.should_stop() {
+            // A test cut short by the caller's stop is made again at the next failure.
+            self.failing += tested.elapsed();
+            self.next_test = self.failing * 2;
+        }
+        // A core of every box is only this position, which the planner leaves anyway.
+        let boxes = self.boxes.iter().filter(|&&b| b).count();
+        core.filter(|c| c.len() < boxes)
     }
 }
 
@@ -224,6 +289,9 @@ pub struct GoalByGoal {
     /// The cells of the knots and dead corrals' fences met so far: no question may end
     /// with boxes on all the cells of one.
     jams: Vec<Vec<Cell>>,
+    /// Whether subgoals' ends, and positions the planner keeps coming back to, are
+    /// tested for dead ends by a bounded search.
+    dead_ends: bool,
     chain: Vec<Link>,
     /// What the planner counted so far.
     pub counts: SubgoalCounts,
@@ -275,6 +343,7 @@ impl GoalByGoal {
                 reach: Region::new(level),
             },
             jams: Vec::new(),
+            dead_ends: techniques.dead_ends,
             chain,
             counts: SubgoalCounts::default(),
         }
@@ -286,6 +355,9 @@ impl GoalByGoal {
         let level = task.level;
         let (chain, counts) = (&mut self.chain, &mut self.counts);
         loop {
+            // The start is never tested for a dead end: on a solvable level the test
+            // only spends time.
+            let tests = self.dead_ends && chain.len() > 1;
             let Some(link) = chain.last_mut() else {
                 return SearchAnswer::Stopped(StopReason::GaveUp);
             };
@@ -298,14 +370,16 @@ impl GoalByGoal {
             }
             let Some(&goal) = link.next_goals.first() else {
                 // No goal can be filled from here: refuse this position one link back.
-                let dead_end = chain.pop().expect("a link").cells();
-                match chain.last_mut() {
-                    Some(before) => {
-                        counts.backtracks += 1;
-                        before.refused.push(dead_end);
-                    }
-                    None => return SearchAnswer::Stopped(StopReason::GaveUp),
-                }
+                let dead_end = chain.pop().expect("a link");
+                let tests = self.dead_ends && chain.len() > 1;
+                let Some(before) = chain.last_mut() else {
+                    return SearchAnswer::Stopped(StopReason::GaveUp);
+                };
+                counts.backtracks += 1;
+                before.refused.push(dead_end.cells());
+                before.spent += dead_end.spent;
+                let failing = dead_end.spent;
+                self.jams.extend(before.failed(failing, task, tests.then_some(counts), stop));
                 continue;
             };
             let start = level.with_position(link.player, &link.boxes);
@@ -321,29 +395,54 @@ impl GoalByGoal {
                 avoid: &avoid,
             };
             let bounds = (1, MAX_SUBGOAL_PUSHES, 1);
-            match fewest_pushes(task, &start, &target, bounds, self.lines, stop) {
+            let asked = Instant::now();
+            let reached = fewest_pushes(task, &start, &target, bounds, self.lines, stop);
+            link.spent += asked.elapsed();
+            match reached {
                 Reached::Stopped => return SearchAnswer::Stopped(StopReason::Time),
                 Reached::Pushes(pushes) => {
                     let (boxes, player) = after(level, link, &pushes);
                     let cells: Vec<Cell> = (0..boxes.len()).filter(|&c| boxes[c]).collect();
                     let end = (&boxes[..], &cells[..], player);
-                    if let Some(jam) = self.jam_tests.jam_at_end(task, &pushes, end) {
-                        self.jams.push(jam);
-                        continue;
-                    }
-                    if is_dead(task, &mut self.assignment, &cells) {
+                    let tested = Instant::now();
+                    let jam = self.jam_tests.jam_at_end(task, &pushes, end);
+                    if jam.is_none() && is_dead(task, &mut self.assignment, &cells) {
                         link.refused.push(cells);
+                    } else if let Some(jam) = jam {
+                        self.jams.push(jam);
+                    } else if let Some(core) = (self.dead_ends)
+                        .then(|| {
+                            // The more the planner failed from here, the longer the
+                            // test (about a quarter of that time).
+                            let positions = (link.failing.as_micros() as usize / 4)
+                                .clamp(DEAD_END_POSITIONS, MOST_DEAD_END_POSITIONS);
+                            dead_core(task, (&boxes, player), positions, stop)
+                        })
+                        .flatten()
+                    {
+                        counts.dead_ends += 1;
+                        // A core of every box is only this end.
+                        match core.len() < cells.len() {
+                            true => self.jams.push(core),
+                            false => link.refused.push(cells),
+                        }
+                    } else {
+                        counts.subgoals += 1;
+                        link.pushes = pushes;
+                        let next = Link::new(boxes, player, wanted, &self.order);
+                        chain.push(next);
                         continue;
                     }
-                    counts.subgoals += 1;
-                    link.pushes = pushes;
-                    let next = Link::new(boxes, player, wanted, &self.order);
-                    chain.push(next);
+                    link.spent += tested.elapsed();
+                    let failing = asked.elapsed();
+                    self.jams.extend(link.failed(failing, task, tests.then_some(counts), stop));
                 }
                 // This goal cannot be filled next from here within the cap, or within a
                 // formula that fits the budget: the next one.
                 Reached::None | Reached::TooBig => {
                     link.next_goals.remove(0);
+                    let failing = asked.elapsed();
+                    self.jams.extend(link.failed(failing, task, tests.then_some(counts), stop));
                 }
             }
         }
@@ -415,6 +514,48 @@ fn knot_at_end(
     moved
         .into_iter()
         .find_map(|m| knots.knot_in(level, task.analysis, (boxes, &cells), player, m))
+}
+
+/// The boxes of the position of `boxes` and `player` on `task`'s board that make it a
+/// dead end, when an exhaustive push search (the static deadlock patterns pruning it)
+/// that stores at most `positions` positions proves it one; `None` when a search cut
+/// short by its size or by `stop` proves nothing. Boxes are then taken off one at a
+/// time while the boxes left are still proved dead, each search given as many
+/// positions as the first one stored, all of them together [`SHRINK_ROUNDS`] times
+/// that: fewer boxes make an easier level, so the boxes left are a dead end wherever
+/// they all stand with the player where it is.
+fn dead_core(task: &Task, (boxes, player): (&[bool], Cell), positions: usize, stop: &Stop) -> Option<Vec<Cell>> {
+    let (dead, stored) = dead_end_proof(task, (boxes, player), positions, stop);
+    if !dead {
+        return None;
+    }
+    let each = stored + DEAD_END_POSITIONS;
+    let mut left = each.saturating_mul(SHRINK_ROUNDS);
+    let mut core = boxes.to_vec();
+    for c in (0..boxes.len()).filter(|&c| boxes[c]) {
+        if left < each {
+            break;
+        }
+        core[c] = false;
+        let (dead, stored) = dead_end_proof(task, (&core, player), each, stop);
+        left -= stored.min(left);
+        core[c] = !dead;
+    }
+    Some((0..core.len()).filter(|&c| core[c]).collect())
+}
+
+/// Whether an exhaustive push search from the position of `boxes` and `player` ran out
+/// of positions, proving it dead, before it stored `positions` or `stop` said stop (or
+/// it found a plan); and the positions it stored.
+fn dead_end_proof(task: &Task, (boxes, player): (&[bool], Cell), positions: usize, stop: &Stop) -> (bool, usize) {
+    let level = task.level.with_position(player, boxes);
+    let limits = AstarLimits {
+        max_pushes: None,
+        max_positions: positions,
+    };
+    let board = Incumbent::new(Metric::Pushes);
+    let (answer, stored) = optimal_pushes(&level, task.analysis, &limits, stop, &board, None);
+    (matches!(answer, SearchAnswer::Unsolvable(_)), stored)
 }
 
 /// Whether the boxes on `cells` are a deadlock the static analysis knows: a pattern, or
@@ -505,6 +646,29 @@ mod tests {
             assert_eq!(knot, Some(vec![left, right]));
             // Pushed left instead, onto r3c4 above the other box, it jams nothing.
             assert_eq!(jammed(&mut knots, top, Direction::Left, [beside, left]), None);
+        });
+    }
+
+    #[test]
+    fn a_dead_end_is_shrunk_to_the_boxes_it_needs() {
+        // A box in the top right corner, off the goals, can never leave it; the other
+        // box stands free and could reach a goal.
+        let text = "#######\n#@    #\n# $ $ #\n#  .. #\n#######\n";
+        on_task(text, |task| {
+            let level = task.level;
+            let at = |r, c| (0..level.cell_count()).find(|&x| level.row_col(x) == (r, c));
+            let [corner, free, player] = [(1, 5), (2, 2), (1, 1)].map(|(r, c)| at(r, c).unwrap());
+            let mut boxes = vec![false; level.cell_count()];
+            boxes[corner] = true;
+            boxes[free] = true;
+            let never = Stop::never();
+            let core = dead_core(task, (&boxes, player), DEAD_END_POSITIONS, &never);
+            assert_eq!(core, Some(vec![corner]));
+            // The start is no dead end, and a search cut short proves nothing.
+            let start = (level.initial_boxes(), level.player());
+            assert_eq!(dead_core(task, start, DEAD_END_POSITIONS, &never), None);
+            let past = Stop::new(Some(std::time::Instant::now()));
+            assert_eq!(dead_core(task, (&boxes, player), DEAD_END_POSITIONS, &past), None);
         });
     }
 

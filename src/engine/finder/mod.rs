@@ -237,6 +237,10 @@ techniques! {
     /// portfolio, and in turns on `anytime`'s proof core. The two selections solve
     /// different levels.
     bases_both_turns = "bases-both-turns",
+    /// The goal-by-goal planner tests its subgoals' ends, and the positions it keeps
+    /// failing from, by an exhaustive push search with a budget, and refuses the boxes
+    /// a dead end needs in every later question (`dead-ends`).
+    dead_ends = "dead-ends",
 }
 
 impl Techniques {
