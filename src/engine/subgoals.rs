@@ -253,7 +253,10 @@ pub fn plan_by_subgoals(task: &Task, stop: &Stop) -> (SearchAnswer, SubgoalCount
                     {
                         break 'planning SearchAnswer::Stopped(StopReason::Time);
                     }
-                    SearchAnswer::Stopped(StopReason::Time) => p += 1,
+                    SearchAnswer::Stopped(StopReason::Time) => {
+                        share_jams(&mut planners, p);
+                        p += 1;
+                    }
                     SearchAnswer::Stopped(_) => done.add(planners.remove(p).counts),
                     answer => break 'planning answer,
                 }
@@ -266,6 +269,21 @@ pub fn plan_by_subgoals(task: &Task, stop: &Stop) -> (SearchAnswer, SubgoalCount
         done.add(planner.counts);
     }
     (answer, done)
+}
+
+/// Gives the other planners the jams and dead ends planner `p` learned: the same
+/// boxes are dead in either planner's questions.
+fn share_jams(planners: &mut [GoalByGoal], p: usize) {
+    let learned = planners[p].jams.clone();
+    for (q, other) in planners.iter_mut().enumerate() {
+        if q != p {
+            for jam in &learned {
+                if !other.jams.contains(jam) {
+                    other.jams.push(jam.clone());
+                }
+            }
+        }
+    }
 }
 
 /// The first turn of each planner when two take turns; each round doubles it, so that
@@ -669,6 +687,23 @@ mod tests {
             assert_eq!(dead_core(task, start, DEAD_END_POSITIONS, &never), None);
             let past = Stop::new(Some(std::time::Instant::now()));
             assert_eq!(dead_core(task, (&boxes, player), DEAD_END_POSITIONS, &past), None);
+        });
+    }
+
+    #[test]
+    fn the_planners_share_their_jams_once() {
+        let text = "#######\n#@    #\n# $$ .#\n#   . #\n#######\n";
+        on_task(text, |task| {
+            let never = Stop::never();
+            let first = GoalByGoal::new(task, &never, false).unwrap();
+            let second = first.twin(task, &never, true);
+            let mut planners = vec![first, second];
+            planners[0].jams.push(vec![8, 9]);
+            planners[1].jams.push(vec![10]);
+            share_jams(&mut planners, 0);
+            share_jams(&mut planners, 0);
+            assert_eq!(planners[1].jams, vec![vec![10], vec![8, 9]]);
+            assert_eq!(planners[0].jams, vec![vec![8, 9]]);
         });
     }
 
