@@ -372,10 +372,13 @@ impl GoalByGoal {
     pub fn run(&mut self, task: &Task, stop: &Stop) -> SearchAnswer {
         let level = task.level;
         let (chain, counts) = (&mut self.chain, &mut self.counts);
+        // Whether the position at `depth` of the chain is tested for a dead end as the
+        // planner fails from it; never the start: on a solvable level that only spends
+        // time.
+        let dead_ends = self.dead_ends;
+        let tested_at = |depth: usize| dead_ends && depth > 1;
         loop {
-            // The start is never tested for a dead end: on a solvable level the test
-            // only spends time.
-            let tests = self.dead_ends && chain.len() > 1;
+            let tests = tested_at(chain.len());
             let Some(link) = chain.last_mut() else {
                 return SearchAnswer::Stopped(StopReason::GaveUp);
             };
@@ -389,7 +392,7 @@ impl GoalByGoal {
             let Some(&goal) = link.next_goals.first() else {
                 // No goal can be filled from here: refuse this position one link back.
                 let dead_end = chain.pop().expect("a link");
-                let tests = self.dead_ends && chain.len() > 1;
+                let tests = tested_at(chain.len());
                 let Some(before) = chain.last_mut() else {
                     return SearchAnswer::Stopped(StopReason::GaveUp);
                 };
@@ -423,11 +426,10 @@ impl GoalByGoal {
                     let cells: Vec<Cell> = (0..boxes.len()).filter(|&c| boxes[c]).collect();
                     let end = (&boxes[..], &cells[..], player);
                     let tested = Instant::now();
-                    let jam = self.jam_tests.jam_at_end(task, &pushes, end);
-                    if jam.is_none() && is_dead(task, &mut self.assignment, &cells) {
-                        link.refused.push(cells);
-                    } else if let Some(jam) = jam {
+                    if let Some(jam) = self.jam_tests.jam_at_end(task, &pushes, end) {
                         self.jams.push(jam);
+                    } else if is_dead(task, &mut self.assignment, &cells) {
+                        link.refused.push(cells);
                     } else if let Some(core) = (self.dead_ends)
                         .then(|| {
                             // The more the planner failed from here, the longer the
@@ -603,6 +605,11 @@ mod tests {
     use crate::game::plan_from_pushes;
     use crate::level::{Direction, parse_xsb};
 
+    /// The cells at these rows and columns of the level's text (0-based).
+    fn cells_at<const N: usize>(level: &Level, at: [(usize, usize); N]) -> [Cell; N] {
+        at.map(|rc| (0..level.cell_count()).find(|&x| level.row_col(x) == rc).unwrap())
+    }
+
     fn plan(text: &str) -> SearchAnswer {
         on_task(text, |task| plan_by_subgoals(task, &Stop::never()).0)
     }
@@ -650,8 +657,7 @@ mod tests {
         let text = "#######\n#   @ #\n#   $ #\n#..$  #\n#######\n";
         on_task(text, |task| {
             let level = task.level;
-            let at = |r, c| (0..level.cell_count()).find(|&x| level.row_col(x) == (r, c));
-            let [top, left, right, beside] = [(2, 4), (3, 3), (3, 4), (2, 3)].map(|(r, c)| at(r, c).unwrap());
+            let [top, left, right, beside] = cells_at(level, [(2, 4), (3, 3), (3, 4), (2, 3)]);
             let mut knots = Knots::new(level, Stop::never());
             let jammed = |knots: &mut Knots, moved: Cell, dir, ends: [Cell; 2]| {
                 let mut boxes = vec![false; level.cell_count()];
@@ -674,8 +680,7 @@ mod tests {
         let text = "#######\n#@    #\n# $ $ #\n#  .. #\n#######\n";
         on_task(text, |task| {
             let level = task.level;
-            let at = |r, c| (0..level.cell_count()).find(|&x| level.row_col(x) == (r, c));
-            let [corner, free, player] = [(1, 5), (2, 2), (1, 1)].map(|(r, c)| at(r, c).unwrap());
+            let [corner, free, player] = cells_at(level, [(1, 5), (2, 2), (1, 1)]);
             let mut boxes = vec![false; level.cell_count()];
             boxes[corner] = true;
             boxes[free] = true;
