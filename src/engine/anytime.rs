@@ -310,6 +310,13 @@ fn prove<'a>(
             None => prover.run(stop, board),
         };
     }
+    if is_out_of_memory(&answer) && plan_searches_over(shared, stop) {
+        // The plan searches have given their positions back: `pdr` goes on with the
+        // whole of the memory (its core had nothing to do while it waited: the
+        // shortener below works on the plan they hand over).
+        prover.take_all_memory(task);
+        answer = prover.run(stop, board);
+    }
     let outcome = prover.outcome(task, answer);
     if let (Ok(counts), Ok(o)) = (&mut counts, &outcome)
         && matches!(
@@ -326,6 +333,24 @@ fn prove<'a>(
     (counts, outcome)
 }
 
+/// Whether a search stopped at its memory limit.
+fn is_out_of_memory(answer: &SearchAnswer) -> bool {
+    matches!(answer, SearchAnswer::Stopped(StopReason::Memory { .. }))
+}
+
+/// Waits until the plan core's searches are over and have given their positions back
+/// (it hands its plan to the shorteners, or says it has none); `false` if `stop` says
+/// stop first.
+fn plan_searches_over(shared: &SharedPlan, stop: &Stop) -> bool {
+    while shared.given().is_none() {
+        if stop.should_stop() {
+            return false;
+        }
+        thread::sleep(PLAN_POLL);
+    }
+    true
+}
+
 /// How often a shortener waiting for the plan core's first plan looks again.
 const PLAN_POLL: Duration = Duration::from_millis(20);
 
@@ -339,13 +364,8 @@ fn shorten_from_the_end(
     stop: &Stop,
     board: &Incumbent,
 ) -> Shortening {
-    loop {
-        match shared.given() {
-            Some(true) => break,
-            Some(false) => return Shortening::default(),
-            None if stop.should_stop() => return Shortening::default(),
-            None => thread::sleep(PLAN_POLL),
-        }
+    if !plan_searches_over(shared, stop) || shared.given() == Some(false) {
+        return Shortening::default();
     }
     shorten(task, shared, End::Finish, stop, board, "SAT windows")
 }
@@ -488,6 +508,16 @@ impl<'a> Relay<'a> {
         }
     }
 
+    /// Drops a second finder parked between turns on the proof core (the plan core can
+    /// no longer take it over once the proof core's turns are over: they end at the
+    /// first plan, or when every planner gave up).
+    fn release(&self) {
+        let mut slot = self.lock();
+        if matches!(*slot, Slot::Here(_)) {
+            *slot = Slot::Gone;
+        }
+    }
+
     /// Records the positions `finder` has stored.
     fn count(&self, finder: &PlanFinder) {
         (self.positions).store(finder.stats().positions, Ordering::Relaxed);
@@ -602,6 +632,10 @@ fn plan_in_turns<'a>(
         }
         turn *= 2;
     }
+    if let Some(relay) = relay {
+        // No more turns: a second finder parked here gives its positions back.
+        relay.release();
+    }
     counts.positions = (planners.iter())
         .map(|p| match p {
             Turn::Finder(search, _) => search.stats().positions,
@@ -633,8 +667,13 @@ mod tests {
 
     /// `task` with so little memory that `pdr` stops at its limit at once.
     fn with_little_memory<'a>(task: &Task<'a>) -> Task<'a> {
+        with_memory(task, 100)
+    }
+
+    /// `task` with `memory` bytes for the searches.
+    fn with_memory<'a>(task: &Task<'a>, memory: usize) -> Task<'a> {
         let tuning = crate::engine::Tuning {
-            memory: 300,
+            memory,
             ..task.tuning
         };
         Task { tuning, ..*task }
@@ -784,6 +823,32 @@ mod tests {
             let best = board.best().expect("the shorter plan");
             assert_eq!(best.plan.push_count(), 4);
             assert!(best.plan.verify(level).is_ok());
+        });
+    }
+
+    #[test]
+    fn a_prover_out_of_memory_goes_on_with_all_of_it_once_the_plan_searches_are_over() {
+        on_task(&room(4), |task| {
+            // Its share holds 4 positions, the whole 300 bytes 7: enough for the plan.
+            let task = with_memory(task, 300);
+            let (board, first_plan, shared) = (
+                Incumbent::new(Metric::Pushes),
+                Stop::never(),
+                SharedPlan::default(),
+            );
+            first_plan.cancel();
+            let mut prover = Prover::new(&task, &Stop::never()).unwrap();
+            let alone = prover.run(&Stop::never(), &board);
+            assert!(is_out_of_memory(&alone), "{alone:?}");
+            // The plan core is done with its searches (here: with no plan to hand over).
+            shared.close();
+            let (_, outcome) =
+                prove(&task, (None, None), &shared, &Stop::never(), &first_plan, &board);
+            let verdict = outcome.unwrap().verdict;
+            assert!(
+                matches!(verdict, Verdict::Solved { optimal: true, .. }),
+                "{verdict:?}"
+            );
         });
     }
 

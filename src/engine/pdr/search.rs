@@ -6,6 +6,7 @@ use super::PdrStats;
 use super::formula::OnePush;
 use super::lemmas::{Lemmas, explain};
 use crate::analysis::{Analysis, frozen_off_goal};
+use crate::engine::push_search::arena::reserve_total;
 use crate::engine::push_search::{Buckets, Child, PushGraph, SearchAnswer, Step};
 use crate::engine::{Incumbent, Status, Stop, StopReason};
 use crate::game::PushMove;
@@ -67,6 +68,10 @@ impl RuledOut {
         }
     }
 }
+
+/// Positions stored before the search makes room for all it may store: a search that
+/// ends sooner takes no more memory than it needs.
+const RESERVE_AT: usize = 1 << 16;
 
 /// The limits of one search.
 pub(super) struct Limits {
@@ -189,6 +194,24 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Lets the search store `more` positions beyond its limit.
+    pub fn grant(&mut self, more: usize) {
+        self.limits.max_positions += more;
+        if self.graph.len() >= RESERVE_AT {
+            self.reserve();
+        }
+    }
+
+    /// Makes room for the positions the search may store, so that no array doubles
+    /// on the way (a doubling holds both copies for a moment).
+    fn reserve(&mut self) {
+        let total = self.limits.max_positions;
+        self.graph.arena_mut().reserve(total);
+        reserve_total(&mut self.g, total);
+        reserve_total(&mut self.h, total);
+        reserve_total(&mut self.flags, total);
+    }
+
     /// Whether a store stopped growing (the memory limit of the lemmas).
     pub fn tables_full(&self) -> bool {
         self.lemmas.is_full()
@@ -249,6 +272,10 @@ impl<'a> Search<'a> {
             }
             self.stats.expanded += 1;
             if let Err(answer) = self.expand(id, board) {
+                // Out of memory part way through its pushes: the position waits
+                // again, so that a search granted more memory expands it in full
+                // (the children it stored are found again).
+                self.queue.push(f, g, id);
                 return answer;
             }
             if self.start_refuted() {
@@ -332,7 +359,7 @@ impl<'a> Search<'a> {
             let why = match child {
                 Ok(why) => why,
                 Err(answer) => {
-                    // Out of memory: the search ends here (it cannot go on later).
+                    // Out of memory: the caller queues the position again.
                     self.pushes = pushes;
                     self.graph.leave();
                     return Err(answer);
@@ -442,6 +469,9 @@ impl<'a> Search<'a> {
         if self.graph.len() >= self.limits.max_positions {
             let positions = self.graph.len() as u64;
             return Err(SearchAnswer::Stopped(StopReason::Memory { positions }));
+        }
+        if self.graph.len() == RESERVE_AT {
+            self.reserve();
         }
         let child = self.graph.add(key, id, step);
         self.g.push(g);
