@@ -106,12 +106,7 @@ impl Engine for Anytime {
                 // Proved, closed, refuted or stopped from outside: the finder has
                 // nothing left to do. A prover out of memory leaves the plan side to
                 // go on until the time is up.
-                let out_of_memory = matches!(
-                    outcome.as_ref().map(|o| &o.verdict),
-                    Ok(Verdict::Stopped {
-                        why: StopReason::Memory { .. }
-                    })
-                );
+                let out_of_memory = outcome.as_ref().is_ok_and(|o| stopped_at_memory(&o.verdict));
                 if !out_of_memory {
                     finder_stop.cancel();
                 }
@@ -157,12 +152,7 @@ impl Engine for Anytime {
             dead_ends: counts.goals.map(|g| g.dead_ends),
             tables_full: found.stats.tables_full
                 || proved.stats.tables_full
-                || matches!(
-                    proved.verdict,
-                    Verdict::Stopped {
-                        why: StopReason::Memory { .. }
-                    }
-                ),
+                || stopped_at_memory(&proved.verdict),
             ..proved.stats
         };
         Ok(outcome)
@@ -310,21 +300,17 @@ fn prove<'a>(
             None => prover.run(stop, board),
         };
     }
-    if is_out_of_memory(&answer) && plan_searches_over(shared, stop) {
+    if is_out_of_memory(&answer) && wait_for_plan_side(shared, stop).is_some() {
         // The plan searches have given their positions back: `pdr` goes on with the
         // whole of the memory (its core had nothing to do while it waited: the
         // shortener below works on the plan they hand over).
         prover.take_all_memory(task);
         answer = prover.run(stop, board);
     }
+    let full = is_out_of_memory(&answer);
     let outcome = prover.outcome(task, answer);
-    if let (Ok(counts), Ok(o)) = (&mut counts, &outcome)
-        && matches!(
-            o.verdict,
-            Verdict::Stopped {
-                why: StopReason::Memory { .. }
-            }
-        )
+    if let (Ok(counts), Ok(_)) = (&mut counts, &outcome)
+        && full
     {
         // Its memory full, `pdr` gives its core (and, its outcome taken, its
         // memory) to a second shortener, from the plan's end.
@@ -338,17 +324,22 @@ fn is_out_of_memory(answer: &SearchAnswer) -> bool {
     matches!(answer, SearchAnswer::Stopped(StopReason::Memory { .. }))
 }
 
-/// Waits until the plan core's searches are over and have given their positions back
-/// (it hands its plan to the shorteners, or says it has none); `false` if `stop` says
-/// stop first.
-fn plan_searches_over(shared: &SharedPlan, stop: &Stop) -> bool {
-    while shared.given().is_none() {
-        if stop.should_stop() {
-            return false;
+/// Whether a verdict is a stop at a memory limit.
+fn stopped_at_memory(verdict: &Verdict) -> bool {
+    matches!(verdict, Verdict::Stopped { why: StopReason::Memory { .. } })
+}
+
+/// Waits until the plan core's searches are over and have given their positions back:
+/// `Some(true)` when it has handed its plan to the shorteners, `Some(false)` when it
+/// says it has none, `None` if `stop` says stop first.
+fn wait_for_plan_side(shared: &SharedPlan, stop: &Stop) -> Option<bool> {
+    loop {
+        match shared.given() {
+            None if stop.should_stop() => return None,
+            None => thread::sleep(PLAN_POLL),
+            given => return given,
         }
-        thread::sleep(PLAN_POLL);
     }
-    true
 }
 
 /// How often a shortener waiting for the plan core's first plan looks again.
@@ -364,7 +355,7 @@ fn shorten_from_the_end(
     stop: &Stop,
     board: &Incumbent,
 ) -> Shortening {
-    if !plan_searches_over(shared, stop) || shared.given() == Some(false) {
+    if wait_for_plan_side(shared, stop) != Some(true) {
         return Shortening::default();
     }
     shorten(task, shared, End::Finish, stop, board, "SAT windows")

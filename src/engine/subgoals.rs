@@ -291,8 +291,6 @@ fn share_jams(planners: &mut [GoalByGoal], p: usize) {
 /// a long one.
 const FIRST_TURN: Duration = Duration::from_millis(500);
 
-
-
 /// The goal-by-goal planner, resumable: [`GoalByGoal::run`] goes on from the chain the
 /// last call left, so the planner can share a core with another one. A question cut
 /// short by the stop is asked again, from its start, by the next call.
@@ -544,7 +542,12 @@ fn knot_at_end(
 /// positions as the first one stored, all of them together [`SHRINK_ROUNDS`] times
 /// that: fewer boxes make an easier level, so the boxes left are a dead end wherever
 /// they all stand with the player where it is.
-fn dead_core(task: &Task, (boxes, player): (&[bool], Cell), positions: usize, stop: &Stop) -> Option<Vec<Cell>> {
+fn dead_core(
+    task: &Task,
+    (boxes, player): (&[bool], Cell),
+    positions: usize,
+    stop: &Stop,
+) -> Option<Vec<Cell>> {
     let (dead, stored) = dead_end_proof(task, (boxes, player), positions, stop);
     if !dead {
         return None;
@@ -567,7 +570,12 @@ fn dead_core(task: &Task, (boxes, player): (&[bool], Cell), positions: usize, st
 /// Whether an exhaustive push search from the position of `boxes` and `player` ran out
 /// of positions, proving it dead, before it stored `positions` or `stop` said stop (or
 /// it found a plan); and the positions it stored.
-fn dead_end_proof(task: &Task, (boxes, player): (&[bool], Cell), positions: usize, stop: &Stop) -> (bool, usize) {
+fn dead_end_proof(
+    task: &Task,
+    (boxes, player): (&[bool], Cell),
+    positions: usize,
+    stop: &Stop,
+) -> (bool, usize) {
     let level = task.level.with_position(player, boxes);
     let limits = AstarLimits {
         max_pushes: None,

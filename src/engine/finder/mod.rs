@@ -515,8 +515,7 @@ impl<'a> PlanFinder<'a> {
         stop: &Stop,
     ) -> PlanFinder<'a> {
         let boxes = task.level.box_cells().count();
-        let cell_bytes = Arena::cell_bytes(&task.analysis.region);
-        let per_position = BYTES_PER_POSITION + cell_bytes * (boxes + 1);
+        let per_position = Arena::position_bytes(&task.analysis.region, boxes, BYTES_PER_POSITION);
         let macros = techniques.macros && !task.level.has_ice();
         let (level, analysis) = (task.level, task.analysis);
         let plan = (macros && techniques.bases)

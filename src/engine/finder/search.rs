@@ -12,17 +12,11 @@ use crate::analysis::{
     Analysis, Assignment, PackingStep, frozen_off_goal, packing_plan, packing_plan_with_requires,
 };
 use crate::engine::StopReason;
-use crate::engine::push_search::arena::reserve_total;
+use crate::engine::push_search::arena::{RESERVE_AT, reserve_total};
 use crate::engine::push_search::{PushGraph, SearchAnswer, Step};
 use crate::game::PushMoves;
 use crate::level::{Cell, Direction, Level};
 use crate::stop::Stop;
-
-/// The positions a search stores before it makes room for all it may store: a search
-/// that grows this far is likely to fill its share, and one that stops short of it
-/// never asks the allocator for its whole share (mimalloc touches some of every large
-/// block it hands out).
-const RESERVE_AT: usize = 1 << 16;
 
 /// Where a goal macro's entry pushes led.
 struct Entered {

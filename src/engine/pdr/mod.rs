@@ -56,7 +56,7 @@ const BYTES_PER_POSITION: usize = 40;
 /// The bytes one stored position of `task`'s level costs.
 fn position_bytes(task: &Task) -> usize {
     let boxes = task.level.box_cells().count();
-    BYTES_PER_POSITION + Arena::cell_bytes(&task.analysis.region) * (boxes + 1)
+    Arena::position_bytes(&task.analysis.region, boxes, BYTES_PER_POSITION)
 }
 
 /// Lemmas kept at most (each a few cells; checking a push looks at those through its

@@ -6,7 +6,7 @@ use super::PdrStats;
 use super::formula::OnePush;
 use super::lemmas::{Lemmas, explain};
 use crate::analysis::{Analysis, frozen_off_goal};
-use crate::engine::push_search::arena::reserve_total;
+use crate::engine::push_search::arena::{RESERVE_AT, reserve_total};
 use crate::engine::push_search::{Buckets, Child, PushGraph, SearchAnswer, Step};
 use crate::engine::{Incumbent, Status, Stop, StopReason};
 use crate::game::PushMove;
@@ -68,10 +68,6 @@ impl RuledOut {
         }
     }
 }
-
-/// Positions stored before the search makes room for all it may store: a search that
-/// ends sooner takes no more memory than it needs.
-const RESERVE_AT: usize = 1 << 16;
 
 /// The limits of one search.
 pub(super) struct Limits {

@@ -97,6 +97,12 @@ impl Step {
 /// all zeros: memory the system hands out untouched).
 const EMPTY: u32 = 0;
 
+/// The positions a search stores before it makes room for all it may store
+/// ([`Arena::reserve`]): a search that grows this far is likely to fill its share, and
+/// one that stops short of it never asks the allocator for its whole share (mimalloc
+/// touches some of every large block it hands out).
+pub const RESERVE_AT: usize = 1 << 16;
+
 /// The table's fill at most, in eighths: linear probing stays short up to about 3/4,
 /// and each slot costs 5 bytes.
 const FILL_EIGHTHS: usize = 6;
@@ -137,6 +143,14 @@ impl Arena {
             planned: 0,
             zobrist: Zobrist::new(held.len()),
         }
+    }
+
+    /// The bytes a search that stores positions of `boxes` boxes in an arena whose
+    /// rows hold the cells marked in `held` spends per position: `besides` for its
+    /// node and the search's own arrays, and its row (the boxes' cells and the
+    /// player's name).
+    pub fn position_bytes(held: &[bool], boxes: usize, besides: usize) -> usize {
+        besides + Arena::cell_bytes(held) * (boxes + 1)
     }
 
     /// The bytes a stored cell takes in an arena whose rows hold the cells marked in
