@@ -705,6 +705,80 @@ fn static_analysis_never_contradicts_the_push_bfs() {
     assert!(bounded >= 100 && refused >= 20, "{bounded} / {refused}");
 }
 
+/// Checks that the matching potential plus the priced extra of any pair of `level`'s
+/// boxes (those the player can reach), and the whole bound of the position, stay at
+/// most `optimum`; says whether some pair needs pushes beyond its potential.
+fn assert_pairs_bound_the_optimum(level: &Level, optimum: usize) -> bool {
+    let level_text = level.to_string();
+    let analysis = satsoko::analysis::Analysis::new(level);
+    let cells: Vec<usize> = (level.box_cells())
+        .filter(|&c| analysis.region[c])
+        .collect();
+    let h = &analysis.heuristic;
+    let potential = h.potential(cells.iter().copied());
+    let mut raised = false;
+    for (i, &a) in cells.iter().enumerate() {
+        for &b in &cells[i + 1..] {
+            let extra = analysis.pair_table.priced_extra(a, b);
+            raised |= extra > 0;
+            assert!(
+                potential + extra as i64 <= optimum as i64,
+                "potential {potential} + pair {extra} > optimum {optimum} on\n{level_text}"
+            );
+        }
+    }
+    let bound = h.left(0, h.bound_of(&analysis, &cells)) as usize;
+    assert!(
+        bound <= optimum,
+        "bound {bound} > optimum {optimum} on\n{level_text}"
+    );
+    raised
+}
+
+#[test]
+fn priced_pairs_raise_the_matching_bound_and_never_past_the_optimum() {
+    // The matching potential plus the priced extras of disjoint pairs of boxes (the
+    // pushes two boxes need beyond their potentials and their goals' prices) is a lower
+    // bound. Random boards seldom crowd their boxes enough for it to count; Microban's
+    // small levels do.
+    let opts = GenOptions {
+        max_boxes: 4,
+        wall_percent: 15,
+        ice_percent: 0,
+        extra_size: 1,
+    };
+    let mut rng = Rng::new(23);
+    let mut checked = 0;
+    while checked < 300 {
+        let Some(text) = random_level(&mut rng, opts) else {
+            continue;
+        };
+        let level = parse_xsb("generated", &text).unwrap().remove(0);
+        let SearchResult::Optimal(m) = shortest_pushes(&level, usize::MAX, STATES) else {
+            continue;
+        };
+        assert_pairs_bound_the_optimum(&level, m);
+        checked += 1;
+    }
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/microban.xsb"))
+        .expect("bundled Microban");
+    let (mut compared, mut raised) = (0, 0);
+    for level in parse_xsb("microban", &text).unwrap() {
+        if level.box_cells().count() > 4 {
+            continue;
+        }
+        let SearchResult::Optimal(m) = shortest_pushes(&level, 120, STATES) else {
+            continue;
+        };
+        raised += assert_pairs_bound_the_optimum(&level, m) as usize;
+        compared += 1;
+    }
+    eprintln!(
+        "{compared} Microban levels compared, a pair needs more than its potential on {raised}"
+    );
+    assert!(compared >= 40 && raised >= 8, "{compared} / {raised}");
+}
+
 #[test]
 fn pushes_encoding_matches_push_bfs_on_small_microban_levels() {
     // Real levels where the brute-force search fits: here the matching potential's

@@ -66,6 +66,8 @@ pub struct MatchingPotential {
     /// so they pay at least their `φ` plus the `m` smallest prices: a bound for a part
     /// of a position.
     pub prices: Vec<i64>,
+    /// Each goal with its price `u(g)`, in the order of the goals given.
+    pub goal_prices: Vec<(Cell, i64)>,
     /// The value at the start position: the cost of the best matching.
     pub initial: i64,
 }
@@ -130,6 +132,7 @@ pub fn matching_potential(
         })
         .collect();
     let offset: i64 = price.iter().sum();
+    let goal_prices = goals.iter().copied().zip(price.iter().copied()).collect();
     let mut prices = price;
     prices.sort_unstable();
     let initial = offset + boxes.iter().map(|&b| cell[b].unwrap_or(0)).sum::<i64>();
@@ -138,6 +141,7 @@ pub fn matching_potential(
         cell,
         offset,
         prices,
+        goal_prices,
         initial,
     })
 }

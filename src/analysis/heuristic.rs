@@ -3,7 +3,9 @@
 //!
 //! The fast one is the matching potential (see [`MatchingPotential`]): linear in the
 //! boxes' cells, so a push changes it by a difference of two cells. The stronger one,
-//! [`Heuristic::bound_of`], also adds the extra pushes of disjoint pairs of boxes.
+//! [`Heuristic::bound_of`], adds the extra pushes of disjoint pairs of boxes, either to
+//! the potential (each pair measured against its potential and its goals' prices) or
+//! to the boxes' own distances, whichever gives more.
 //! Where a level has no matching potential, each box's own distance to its nearest goal
 //! stands in for it (also a lower bound).
 //!
@@ -92,33 +94,20 @@ impl Heuristic {
 
     /// A lower bound on the pushes that bring the boxes on `cells` (some or all of a
     /// position's) to distinct goals, whatever else is on the board: the larger of
-    /// their matching potential (their `φ` and the cheapest goal prices) and their own
-    /// distances plus the extra pushes of disjoint pairs among them (pushes of
+    /// their matching potential (their `φ` and the cheapest goal prices) plus the
+    /// priced extras of disjoint pairs among them ([`PairTable::priced_extra`]), and
+    /// their own distances plus the extras of disjoint pairs over those (pushes of
     /// different boxes are different pushes, so the pairs' extras add up).
+    ///
+    /// [`PairTable::priced_extra`]: super::PairTable::priced_extra
     pub fn bound_of(&self, analysis: &Analysis, cells: &[Cell]) -> i64 {
+        let table = &analysis.pair_table;
         let own: i64 = cells.iter().map(|&c| self.own[c]).sum();
-        let mut pairs = Vec::new();
-        for (n, &a) in cells.iter().enumerate() {
-            for &b in &cells[n + 1..] {
-                let extra = analysis.pair_table.extra(a, b, &analysis.pushes_to_goal);
-                if extra > 0 {
-                    pairs.push((extra, a, b));
-                }
-            }
-        }
-        // Greedy packing: not the best one, but any disjoint set of pairs is a bound.
-        pairs.sort_unstable_by(|x, y| y.cmp(x));
-        let mut used: Vec<Cell> = Vec::new();
-        let mut extra = 0i64;
-        for (e, a, b) in pairs {
-            if !used.contains(&a) && !used.contains(&b) {
-                extra += e as i64;
-                used.extend([a, b]);
-            }
-        }
+        let extra = disjoint_pairs(cells, |a, b| table.extra(a, b, &analysis.pushes_to_goal));
         let potential = cells.iter().map(|&c| self.potential[c]).sum::<i64>()
             + self.prices.iter().take(cells.len()).sum::<i64>();
-        potential.max(own + extra)
+        let priced = disjoint_pairs(cells, |a, b| table.priced_extra(a, b));
+        (potential + priced).max(own + extra)
     }
 
     /// A small set of the boxes on `cells` (a position's) whose bound is still at
@@ -171,6 +160,32 @@ impl Heuristic {
         free.sort_unstable();
         fixed + free.iter().take(count.saturating_sub(placed)).sum::<i64>()
     }
+}
+
+/// The extra pushes of a set of disjoint pairs among the boxes on `cells`, each pair
+/// adding `extra(a, b)`: pushes of different boxes are different pushes, so disjoint
+/// pairs' extras add up. The packing is greedy, the largest extra first: not the best
+/// one, but any disjoint set of pairs is a bound.
+fn disjoint_pairs(cells: &[Cell], extra: impl Fn(Cell, Cell) -> u32) -> i64 {
+    let mut pairs = Vec::new();
+    for (n, &a) in cells.iter().enumerate() {
+        for &b in &cells[n + 1..] {
+            let e = extra(a, b);
+            if e > 0 {
+                pairs.push((e, a, b));
+            }
+        }
+    }
+    pairs.sort_unstable_by(|x, y| y.cmp(x));
+    let mut used: Vec<Cell> = Vec::new();
+    let mut total = 0i64;
+    for (e, a, b) in pairs {
+        if !used.contains(&a) && !used.contains(&b) {
+            total += i64::from(e);
+            used.extend([a, b]);
+        }
+    }
+    total
 }
 
 #[cfg(test)]

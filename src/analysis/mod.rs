@@ -183,15 +183,10 @@ impl Analysis {
             let placed = (&boxes_in_region[..], &goals_in_region[..]);
             matching_potential(level, &region, placed, stop)
         };
-        // The player-aware distances make the matching stronger than the plain one.
-        let pushes = pushes.map(|p| {
-            let walking = matching_potential.as_ref().map_or(0, |m| m.initial.max(0));
-            p.max(walking as usize)
-        });
         let pair_table = if ice || unsolvable.is_some() {
             PairTable::default()
         } else {
-            PairTable::new(level, &region, &live, stop)
+            PairTable::new(level, (&region, &live), matching_potential.as_ref(), stop)
         };
         // The boxes' own distances plus the extra pushes of disjoint pairs and triples
         // of boxes is a bound too, and on crowded levels it beats the matching (whose
@@ -215,6 +210,19 @@ impl Analysis {
                 }),
             )
         };
+        // The player-aware distances make the matching stronger than the plain one, and
+        // disjoint pairs add their pushes beyond it.
+        let pushes = pushes.map(|p| {
+            let walking = matching_potential.as_ref().map_or(0, |m| {
+                let pairs = group_extra_bound(
+                    boxes_in_region.len(),
+                    |i, j| pair_table.priced_extra(boxes_in_region[i], boxes_in_region[j]),
+                    |_, _, _| 0,
+                );
+                m.initial.max(0) + i64::from(pairs)
+            });
+            p.max(walking as usize)
+        });
         let (move_lower_bound, push_lower_bound) = if solved || unsolvable.is_some() {
             (0, 0)
         } else if ice {

@@ -1,14 +1,16 @@
 //! Pattern databases over pairs and triples of boxes: for every two live cells, the
 //! fewest pushes that bring two boxes standing there onto two distinct goals, the other
 //! boxes taken off the board and the player anywhere in its region (or on a given side);
-//! for triples, the dead ones and the costs of the initial boxes.
+//! the same with each goal charged its price in the box–goal matching, which adds
+//! to the matching potential ([`PairTable::priced_extra`]); for triples, the dead ones
+//! and the costs of the initial boxes.
 //!
 //! Why these are lower bounds and deadlocks of the full game: see `patterns.rs`.
 
 use std::collections::HashMap;
 
-use super::UNREACHABLE;
 use super::bound::group_extra_bound;
+use super::{MatchingPotential, UNREACHABLE};
 use itertools::Itertools;
 
 use super::patterns::GroupSearch;
@@ -37,13 +39,24 @@ pub struct PairTable {
     /// `(a, b, m)`: boxes on a and b can never both reach goals when the player is on
     /// m, a neighbour of one of them, though they can from elsewhere.
     dead_sides: Vec<(Cell, Cell, Cell)>,
+    /// Indexed as `cost`: the pushes two boxes there need beyond their matching
+    /// potentials, with each goal's price charged (see [`PairTable::priced_extra`]);
+    /// empty without a matching potential.
+    priced_extra: Vec<u32>,
 }
 
 impl PairTable {
     /// Builds the table by the backward search of `patterns.rs` over (two boxes,
     /// player) states; empty (sound, it prunes nothing) when the board is too large or
     /// `stop` says stop first.
-    pub fn new(level: &Level, region: &[bool], live: &[bool], stop: &Stop) -> PairTable {
+    /// With a matching potential, a second search measures each pair against the
+    /// potential's goal prices ([`PairTable::priced_extra`]).
+    pub fn new(
+        level: &Level,
+        (region, live): (&[bool], &[bool]),
+        potential: Option<&MatchingPotential>,
+        stop: &Stop,
+    ) -> PairTable {
         let Some(search) = GroupSearch::<2>::run(level, region, live, MAX_STATES, stop) else {
             return PairTable::default();
         };
@@ -76,28 +89,54 @@ impl PairTable {
         for (i, &c) in live_cells.iter().enumerate() {
             index[c] = i as u32;
         }
+        let priced_extra = potential
+            .and_then(|m| priced_extras(level, (region, live), m, &live_cells, stop))
+            .unwrap_or_default();
         PairTable {
             live: live_cells,
             index,
             cost,
             dead_sides,
+            priced_extra,
         }
+    }
+
+    /// The pushes two boxes on `a` and `b` need beyond the matching potential's
+    /// `φ(a) + φ(b)` and the prices of the goals they end on: with `P(a, b)` the least,
+    /// over two distinct goals g and h, of the pushes that bring the two boxes onto g
+    /// and h minus `u(g) + u(h)`, this is `P(a, b) − φ(a) − φ(b)` (never negative: each
+    /// box alone needs at least its distance to its goal, and `φ(c) ≤ dist(c, g) − u(g)`).
+    /// Any plan spends on the two boxes at least this plus `φ(a) + φ(b)` plus the prices
+    /// of their final goals, so the potential plus the extras of disjoint pairs is a
+    /// lower bound on the pushes left. 0 for an unknown pair or without a table.
+    pub fn priced_extra(&self, a: Cell, b: Cell) -> u32 {
+        if self.priced_extra.is_empty() {
+            return 0;
+        }
+        match self.slot(a, b) {
+            Some(s) => self.priced_extra[s],
+            None => 0,
+        }
+    }
+
+    /// Where the pair of cells `a` and `b` is kept in `cost`: `None` when the table
+    /// was not built, either cell is not live, or they are the same cell.
+    fn slot(&self, a: Cell, b: Cell) -> Option<usize> {
+        let (&i, &j) = (self.index.get(a)?, self.index.get(b)?);
+        if i == u32::MAX || j == u32::MAX || i == j {
+            return None;
+        }
+        let (i, j) = (i.min(j) as usize, i.max(j) as usize);
+        Some(i * self.live.len() + j)
     }
 
     /// The pushes two boxes on `a` and `b` need, `None` when they can never both reach
     /// goals (or the table was not built and knows nothing: then `Some(0)`).
     pub fn cost(&self, a: Cell, b: Cell) -> Option<u32> {
-        let (Some(&i), Some(&j)) = (self.index.get(a), self.index.get(b)) else {
-            return Some(0); // the table was not built
+        let Some(s) = self.slot(a, b) else {
+            return Some(0); // the table was not built, or not a pair of live cells
         };
-        if i == u32::MAX || j == u32::MAX {
-            return Some(0);
-        }
-        let (i, j) = (i.min(j) as usize, i.max(j) as usize);
-        if i == j {
-            return Some(0);
-        }
-        match self.cost[i * self.live.len() + j] {
+        match self.cost[s] {
             UNREACHABLE => None,
             c => Some(c),
         }
@@ -127,6 +166,47 @@ impl PairTable {
             })
         })
     }
+}
+
+/// The priced extras of every pair of `live_cells` (see [`PairTable::priced_extra`]),
+/// from the pair search started at each placement of two boxes on goals g and h with
+/// the cost `−u(g) − u(h)` (shifted to be at least 0); `None` when the prices are too far
+/// apart for the search's costs, or `stop` says stop first.
+fn priced_extras(
+    level: &Level,
+    (region, live): (&[bool], &[bool]),
+    potential: &MatchingPotential,
+    live_cells: &[Cell],
+    stop: &Stop,
+) -> Option<Vec<u32>> {
+    let mut price = HashMap::new();
+    for &(g, u) in &potential.goal_prices {
+        price.insert(g, u);
+    }
+    let highest = potential.prices.iter().rev().take(2).sum::<i64>();
+    let lowest = potential.prices.iter().take(2).sum::<i64>();
+    // The shift and the pushes of the farthest pair must fit the search's u16 costs.
+    if highest - lowest > i64::from(u16::MAX / 2) {
+        return None;
+    }
+    let start = |goals: &[Cell; 2]| match (price.get(&goals[0]), price.get(&goals[1])) {
+        (Some(u), Some(v)) => (highest - u - v) as u16,
+        _ => u16::MAX, // a goal outside the matching: no placement starts there
+    };
+    let search = GroupSearch::<2>::run_from(level, (region, live), MAX_STATES, start, stop)?;
+    let phi = |c: Cell| potential.cell[c].unwrap_or(0);
+    let nl = live_cells.len();
+    let mut extra = vec![0; nl * nl];
+    for i in 0..nl {
+        for j in i + 1..nl {
+            let (a, b) = (live_cells[i], live_cells[j]);
+            if let Some(shifted) = search.cost(&[a, b]) {
+                let priced = i64::from(shifted) - highest;
+                extra[i * nl + j] = (priced - phi(a) - phi(b)).max(0) as u32;
+            }
+        }
+    }
+    Some(extra)
 }
 
 /// What the pattern databases say about the initial `boxes` (sorted, live): the extra

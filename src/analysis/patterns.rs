@@ -1,15 +1,15 @@
 //! The search behind the pattern databases: for every placement of K boxes on live
 //! cells (every other box taken off the board) and every player cell, the fewest pushes
-//! that bring the K boxes onto K distinct goals. A backward 0-1 breadth-first search
-//! from all solved placements: walking back costs nothing, pulling a box back costs one.
+//! that bring the K boxes onto K distinct goals. A backward search from all solved
+//! placements, by distance (a bucket per distance): walking back costs nothing, pulling
+//! a box back costs one. A solved placement may start at a cost of its own, which
+//! the pair table uses to charge each goal its price in the matching.
 //!
 //! Why the costs bound the full game: project any solution onto K of its boxes. The
 //! other boxes vanish, which only frees cells, so every walk and every push of the K
 //! boxes stays legal, and the projection solves the K-box problem with the pushes the
 //! solution spent on those boxes. Pushes of disjoint sets of boxes are disjoint, so the
 //! costs of disjoint groups add up.
-
-use std::collections::VecDeque;
 
 use itertools::Itertools;
 
@@ -37,6 +37,21 @@ impl<const K: usize> GroupSearch<K> {
         max_states: usize,
         stop: &Stop,
     ) -> Option<GroupSearch<K>> {
+        GroupSearch::run_from(level, (region, live), max_states, |_| 0, stop)
+    }
+
+    /// [`run`](Self::run) with each solved placement (its goals, sorted) starting at
+    /// `source_cost(goals)` instead of 0: the distance of a state is then the least,
+    /// over the placements it can reach, of the pushes to reach it plus its start cost.
+    /// With start costs that are a price per goal, this measures the pushes beyond
+    /// those prices (see `PairTable`'s priced costs).
+    pub(super) fn run_from(
+        level: &Level,
+        (region, live): (&[bool], &[bool]),
+        max_states: usize,
+        source_cost: impl Fn(&[Cell; K]) -> u16,
+        stop: &Stop,
+    ) -> Option<GroupSearch<K>> {
         let n = level.cell_count();
         let live_cells: Vec<Cell> = (0..n).filter(|&c| live[c]).collect();
         let region_cells: Vec<Cell> = (0..n).filter(|&c| region[c]).collect();
@@ -62,22 +77,38 @@ impl<const K: usize> GroupSearch<K> {
             regions: region_cells.len(),
             dist: vec![u16::MAX; states],
         };
+        // Dijkstra with a bucket per distance: a walk back stays in its bucket, a pull
+        // goes to the next one, and each bucket is a stack (any order within a
+        // distance is fine).
+        let mut buckets: Vec<Vec<([Cell; K], Cell)>> = Vec::new();
         let goals: Vec<Cell> = level.goal_cells().filter(|&g| live[g]).collect();
-        let mut queue: VecDeque<([Cell; K], Cell, u16)> = VecDeque::new();
         for boxes in goals.iter().copied().array_combinations::<K>() {
+            let c = source_cost(&boxes);
+            if c == u16::MAX {
+                continue;
+            }
+            if buckets.len() <= c as usize {
+                buckets.resize_with(c as usize + 1, Vec::new);
+            }
             for &p in region_cells.iter().filter(|p| !boxes.contains(p)) {
                 let s = search.index(&boxes, p);
-                search.dist[s] = 0;
-                queue.push_back((boxes, p, 0));
+                search.dist[s] = c;
+                buckets[c as usize].push((boxes, p));
             }
         }
         let mut popped = 0u32;
-        while let Some((boxes, p, c)) = queue.pop_front() {
+        let mut c = 0usize;
+        while c < buckets.len() {
+            let Some((boxes, p)) = buckets[c].pop() else {
+                c += 1;
+                continue;
+            };
             popped = popped.wrapping_add(1);
             if popped.is_multiple_of(1 << 16) && stop.should_stop() {
                 return None;
             }
-            if search.dist[search.index(&boxes, p)] < c {
+            let cost = c as u16;
+            if search.dist[search.index(&boxes, p)] < cost {
                 continue;
             }
             for d in Direction::ALL {
@@ -85,9 +116,9 @@ impl<const K: usize> GroupSearch<K> {
                 let q = level.neighbor(p, d);
                 if region[q] && !boxes.contains(&q) {
                     let s = search.index(&boxes, q);
-                    if search.dist[s] > c {
-                        search.dist[s] = c;
-                        queue.push_front((boxes, q, c));
+                    if search.dist[s] > cost {
+                        search.dist[s] = cost;
+                        buckets[c].push((boxes, q));
                     }
                 }
                 // A pull: before the push the box stood on p and the player behind it.
@@ -95,16 +126,19 @@ impl<const K: usize> GroupSearch<K> {
                 let Some(which) = boxes.iter().position(|&b| b == q) else {
                     continue;
                 };
-                if !live[p] || !region[behind] || boxes.contains(&behind) {
+                if !live[p] || !region[behind] || boxes.contains(&behind) || cost == u16::MAX - 1 {
                     continue;
                 }
                 let mut before = boxes;
                 before[which] = p;
                 before.sort_unstable();
                 let s = search.index(&before, behind);
-                if search.dist[s] > c + 1 {
-                    search.dist[s] = c + 1;
-                    queue.push_back((before, behind, c + 1));
+                if search.dist[s] > cost + 1 {
+                    search.dist[s] = cost + 1;
+                    if buckets.len() <= c + 1 {
+                        buckets.push(Vec::new());
+                    }
+                    buckets[c + 1].push((before, behind));
                 }
             }
         }

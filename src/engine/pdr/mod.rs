@@ -2,12 +2,14 @@
 //! the SAT solver turns into lemmas over part of a position.
 //!
 //! The search takes positions in A*'s order (the pushes made plus a lower bound on the
-//! pushes left: the matching potential, raised to the boxes' own distances with the
-//! extra pushes of costly pairs when a position is taken off), stores each once, and lists each position's
-//! pushes with the rules engine ([`PushMoves`](crate::game::PushMoves): one cell on,
-//! or the whole slide on ice). The smallest bound taken off the queue is a proven lower
-//! bound on the optimum, raised on the board as it rises; the first solved position
-//! taken off is push-optimal.
+//! pushes left: the matching potential with the extra pushes of costly pairs of boxes),
+//! stores each once, and lists each position's pushes with the rules engine
+//! ([`PushMoves`](crate::game::PushMoves): one cell on, or the whole slide on ice). It
+//! stores only the children whose value is at most their parent's and queues the
+//! parent again for the rest (partial expansion), so the positions of the layers it
+//! never reaches take no memory. The smallest bound taken off the queue is a proven
+//! lower bound on the optimum, raised on the board as it rises; the first solved
+//! position taken off is push-optimal.
 //!
 //! The SAT solver holds **one formula with no steps**: a current position, one push,
 //! and the next position ([`formula`]). A position all of whose pushes are ruled out
@@ -319,13 +321,13 @@ mod tests {
     #[test]
     fn a_search_stopped_at_its_memory_limit_goes_on_to_the_optimum_when_granted_more() {
         // Stopped part way through a position's pushes, again and again: each time
-        // it is granted room for a few more positions and goes on from there.
+        // it is granted room for one more position and goes on from there.
         for text in [TWO_BOXES, "########\n#@$ .  #\n#$     #\n#.     #\n########\n"] {
             let level = level(text);
             let analysis = Analysis::new(&level);
             let limits = Limits {
                 max_pushes: Some(60),
-                max_positions: 2,
+                max_positions: 1,
                 max_lemmas: MAX_LEMMAS,
             };
             let mut search = Search::new(&level, &analysis, None, limits);
@@ -335,7 +337,7 @@ mod tests {
                 match search.run(&Stop::never(), &board) {
                     SearchAnswer::Stopped(StopReason::Memory { .. }) => {
                         stops += 1;
-                        search.grant(3);
+                        search.grant(1);
                     }
                     SearchAnswer::Plan(pushes) => break pushes,
                     other => panic!("{other:?}"),

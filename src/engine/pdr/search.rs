@@ -13,7 +13,8 @@ use crate::game::PushMove;
 use crate::level::{Cell, Level};
 use crate::sat::{Lit, SolveResult};
 
-/// A node whose bound includes the heuristic's costly part (its pairs of boxes).
+/// A node whose bound includes the heuristic's costly part (its pairs of boxes): every
+/// node but the start from when it is stored.
 const STRONG: u8 = 1;
 /// A node refuted for good: no plan passes through it.
 const DEAD: u8 = 2;
@@ -101,6 +102,15 @@ pub(super) struct Search<'a> {
     limits: Limits,
     /// Whether a position was cut off by the user's bound.
     cut_by_bound: bool,
+    /// The queue value the node being expanded was taken off at: a child whose value
+    /// is higher is not stored yet (see [`Search::expand`]).
+    expanding_at: u32,
+    /// The least value of the children of the node being expanded that were not
+    /// stored for now.
+    deferred: Option<u32>,
+    /// When the node being expanded was expanded before (its queue value is above its
+    /// own): every child of a lower value was stored or ruled out then.
+    handled_below: Option<u32>,
     /// When questions pay: see [`Asking`].
     asking: Asking,
     pub stats: PdrStats,
@@ -185,6 +195,9 @@ impl<'a> Search<'a> {
             },
             limits,
             cut_by_bound: false,
+            expanding_at: 0,
+            deferred: None,
+            handled_below: None,
             asking: Asking::default(),
             stats: PdrStats::default(),
         }
@@ -267,7 +280,7 @@ impl<'a> Search<'a> {
                 return SearchAnswer::Plan(self.graph.arena().pushes_to(self.level, id));
             }
             self.stats.expanded += 1;
-            if let Err(answer) = self.expand(id, board) {
+            if let Err(answer) = self.expand(id, f, board) {
                 // Out of memory part way through its pushes: the position waits
                 // again, so that a search granted more memory expands it in full
                 // (the children it stored are found again).
@@ -326,10 +339,12 @@ impl<'a> Search<'a> {
         self.flags[0] & DEAD != 0
     }
 
-    /// The full bound of node `id`: the matching potential or the boxes' own distances
-    /// with the extra pushes of disjoint costly pairs, whichever is more. (The
-    /// cheapest assignment of boxes to goals per position was tried as well: it
-    /// refutes few more positions than it costs; see encodings/pdr.md.)
+    /// The full bound of node `id` ([`Heuristic::bound_of`]), for the start: every
+    /// other node gets it when it is stored ([`Search::child_bound`]). (The cheapest
+    /// assignment of boxes to goals per position was tried as well: it refutes few
+    /// more positions than it costs; see encodings/pdr.md.)
+    ///
+    /// [`Heuristic::bound_of`]: crate::analysis::Heuristic::bound_of
     fn strong_bound(&self, id: u32) -> u32 {
         let cells: Vec<Cell> = (self.graph.arena().box_cells(id))
             .map(|b| b as Cell)
@@ -339,13 +354,23 @@ impl<'a> Search<'a> {
         (heuristic.left(self.g[id as usize], bound)).max(self.h[id as usize])
     }
 
-    /// Stores and queues the positions one push from node `id`; refutes it for good if
-    /// every push is ruled out.
-    fn expand(&mut self, id: u32, board: &Incumbent) -> Result<(), SearchAnswer> {
+    /// Stores and queues the positions one push from node `id`, taken off the queue at
+    /// value `f`; refutes it for good if every push is ruled out.
+    ///
+    /// A child whose value is above `f` is not stored yet (partial expansion): most
+    /// children lie a layer or more above their parent, and the search may prove its
+    /// bound, or stop, before it reaches them. The node is queued again at the least
+    /// such value instead, and stores them when it is taken off there. Every plan
+    /// through a child not stored passes through its parent, queued at most at the
+    /// child's value, so the least value queued stays a lower bound on the optimum.
+    fn expand(&mut self, id: u32, f: u32, board: &Incumbent) -> Result<(), SearchAnswer> {
         self.graph.enter(id);
         let mut pushes = std::mem::take(&mut self.pushes);
         self.graph.pushes(&mut pushes);
         let g = self.g[id as usize] + 1;
+        (self.expanding_at, self.deferred) = (f, None);
+        let own = self.g[id as usize] + self.h[id as usize];
+        self.handled_below = (f > own).then_some(f);
         let mut open = false;
         let mut ruled = Vec::with_capacity(pushes.len());
         for p in &pushes {
@@ -365,6 +390,9 @@ impl<'a> Search<'a> {
             ruled.push(why);
         }
         self.pushes = pushes;
+        if let Some(next) = self.deferred.take() {
+            self.requeue(next, g - 1, id);
+        }
         if !open {
             self.refute(id, &ruled);
         }
@@ -417,7 +445,8 @@ impl<'a> Search<'a> {
 
     /// Why push `p` from node `id` (entered; the position after the push laid out in
     /// the mask) is ruled out, or `Open` after storing the position it leads to
-    /// (reached after `g` pushes).
+    /// (reached after `g` pushes), or leaving it for later (its value above the one
+    /// `id` is expanded at), or finding it handled at an earlier expansion of `id`.
     fn child_of(
         &mut self,
         id: u32,
@@ -425,6 +454,13 @@ impl<'a> Search<'a> {
         g: u32,
         board: &Incumbent,
     ) -> Result<Ruled, SearchAnswer> {
+        if let Some(below) = self.handled_below {
+            // Handled at an earlier expansion; taken as open, which refutes nothing.
+            self.graph.move_box(p.from, p.to);
+            if g + self.child_bound(g, u32::MAX).0 < below {
+                return Ok(Ruled::Open);
+            }
+        }
         let key = match self.judge(p) {
             Ok(key) => key,
             Err(out) => {
@@ -449,10 +485,7 @@ impl<'a> Search<'a> {
             }
             return Ok(Ruled::Open);
         }
-        // The cheap bound first; the full one when it is taken off the queue.
-        let heuristic = &self.analysis.heuristic;
-        let h = heuristic.potential(self.graph.child_boxes().iter().map(|&b| b as Cell));
-        let h = heuristic.left(g, h);
+        let (h, strong) = self.child_bound(g, self.expanding_at);
         let f = g + h;
         if self.beyond_bound(f) {
             self.cut_by_bound = true;
@@ -460,6 +493,10 @@ impl<'a> Search<'a> {
         }
         if board.upper().is_some_and(|u| f as usize >= u) {
             // No shorter plan passes through it.
+            return Ok(Ruled::Open);
+        }
+        if f > self.expanding_at {
+            self.deferred = Some(self.deferred.map_or(f, |d| d.min(f)));
             return Ok(Ruled::Open);
         }
         if self.graph.len() >= self.limits.max_positions {
@@ -472,9 +509,26 @@ impl<'a> Search<'a> {
         let child = self.graph.add(key, id, step);
         self.g.push(g);
         self.h.push(h);
-        self.flags.push(0);
+        self.flags.push(if strong { STRONG } else { 0 });
         self.queue.push(f, g, child);
         Ok(Ruled::Open)
+    }
+
+    /// The bound on the pushes left of the child at hand (its boxes the graph's child
+    /// boxes), reached by `g` pushes: the matching potential, and when that puts it
+    /// at most at `up_to`, the full bound ([`Heuristic::bound_of`]) as well; whether
+    /// the full one was computed.
+    ///
+    /// [`Heuristic::bound_of`]: crate::analysis::Heuristic::bound_of
+    fn child_bound(&self, g: u32, up_to: u32) -> (u32, bool) {
+        let heuristic = &self.analysis.heuristic;
+        let cells = || self.graph.child_boxes().iter().map(|&b| b as Cell);
+        let h = heuristic.left(g, heuristic.potential(cells()));
+        if g + h > up_to {
+            return (h, false);
+        }
+        let full = heuristic.bound_of(self.analysis, &cells().collect::<Vec<_>>());
+        (h.max(heuristic.left(g, full)), true)
     }
 
     /// Refutes node `id` (entered, its pushes in `self.pushes`, each ruled out as
