@@ -268,7 +268,7 @@ fn every_engine_and_solver_stops_itself_at_the_limit() {
 
 #[test]
 fn ctrl_c_stops_the_level_prints_its_report_and_skips_the_rest() {
-    let args = [XSOKOBAN, "--level", "2-3", "--json"];
+    let args = [XSOKOBAN, "--level", "6-7", "--json"];
     let run = interrupted_after(&args, Duration::from_millis(500));
     let (stdout, stderr) = (&run.stdout, &run.stderr);
     assert_eq!(run.code, 130, "{run:?}");
@@ -285,22 +285,22 @@ fn ctrl_c_stops_the_level_prints_its_report_and_skips_the_rest() {
 
 #[test]
 fn a_timeout_keeps_the_best_plan_with_its_proven_bound() {
-    // The default finds a plan for XSokoban level 2 at once but cannot prove it
+    // The default finds a plan for XSokoban level 6 at once but cannot prove it
     // optimal in two seconds: the answer is the plan, "optimal" null, and the bound.
-    let run = expect_code(&[XSOKOBAN, "--level", "2", "--timeout", "2", "--json"], 0);
+    let run = expect_code(&[XSOKOBAN, "--level", "6", "--timeout", "2", "--json"], 0);
     let v = &json_lines(&run)[0];
     assert_eq!(str_field(v, "status"), "solved", "{v}");
     assert!(v["optimal"].is_null(), "{v}");
     let (pushes, bound) = (u64_field(v, "pushes"), u64_field(v, "lower_bound"));
-    assert!(bound >= 129 && bound < pushes, "{v}");
+    assert!(bound >= 106 && bound < pushes, "{v}");
     assert!(v["first_seconds"].as_f64().unwrap() < 2.0, "{v}");
-    assert_verifies(XSOKOBAN, 2, str_field(v, "solution"));
+    assert_verifies(XSOKOBAN, 6, str_field(v, "solution"));
     // The gap between plan and bound, in percent of the plan.
     let gap = v["gap_percent"].as_f64().unwrap();
     let expected = ((pushes - bound) as f64 / pushes as f64 * 1000.0).round() / 10.0;
     assert_eq!(gap, expected, "{v}");
     // In text: "pushes P, optimal ≥ B (gap G%)".
-    let run = expect_code(&[XSOKOBAN, "--level", "2", "--timeout", "1"], 0);
+    let run = expect_code(&[XSOKOBAN, "--level", "6", "--timeout", "1"], 0);
     assert!(run.stdout.contains(", optimal ≥ "), "{run:?}");
     assert!(run.stdout.contains("%)\n"), "{run:?}");
 }
