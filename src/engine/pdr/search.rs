@@ -13,9 +13,6 @@ use crate::game::PushMove;
 use crate::level::{Cell, Level};
 use crate::sat::{Lit, SolveResult};
 
-/// A node whose bound includes the heuristic's costly part (its pairs of boxes): every
-/// node but the start from when it is stored.
-const STRONG: u8 = 1;
 /// A node refuted for good: no plan passes through it.
 const DEAD: u8 = 2;
 
@@ -108,9 +105,10 @@ pub(super) struct Search<'a> {
     /// The least value of the children of the node being expanded that were not
     /// stored for now.
     deferred: Option<u32>,
-    /// When the node being expanded was expanded before (its queue value is above its
-    /// own): every child of a lower value was stored or ruled out then.
-    handled_below: Option<u32>,
+    /// Whether the node being expanded was expanded before (its queue value is above
+    /// its own): every child of a lower value than `expanding_at` was stored or ruled
+    /// out then.
+    expanded_before: bool,
     /// When questions pay: see [`Asking`].
     asking: Asking,
     pub stats: PdrStats,
@@ -197,7 +195,7 @@ impl<'a> Search<'a> {
             cut_by_bound: false,
             expanding_at: 0,
             deferred: None,
-            handled_below: None,
+            expanded_before: false,
             asking: Asking::default(),
             stats: PdrStats::default(),
         }
@@ -251,15 +249,6 @@ impl<'a> Search<'a> {
             if self.g[id as usize] != g || self.flags[id as usize] & DEAD != 0 {
                 continue; // reached again by a shorter way, or refuted since
             }
-            if self.flags[id as usize] & STRONG == 0 {
-                self.flags[id as usize] |= STRONG;
-                let h = self.strong_bound(id);
-                if g + h > f {
-                    self.h[id as usize] = h;
-                    self.requeue(g + h, g, id);
-                    continue;
-                }
-            }
             // Every plan passes through a queued position, whose bound is at most its
             // length; a plan on the board caps what is worth proving.
             let proved = board.upper().map_or(f as usize, |u| u.min(f as usize));
@@ -308,14 +297,20 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Stores the start position.
+    /// Stores the start position, queued at its full bound (see
+    /// [`Search::child_bound`]), unless that passes the user's bound.
     fn start(&mut self) {
         let start = self.graph.add_start();
+        let cells: Vec<Cell> = (self.graph.arena().box_cells(start))
+            .map(|b| b as Cell)
+            .collect();
         self.graph.leave();
+        let heuristic = &self.analysis.heuristic;
+        let h = heuristic.left(0, heuristic.bound_of(self.analysis, &cells));
         self.g.push(0);
-        self.h.push(0);
+        self.h.push(h);
         self.flags.push(0);
-        self.queue.push(0, 0, start);
+        self.requeue(h, 0, start);
     }
 
     /// Whether a position of queue value `f` lies only on plans longer than the
@@ -339,21 +334,6 @@ impl<'a> Search<'a> {
         self.flags[0] & DEAD != 0
     }
 
-    /// The full bound of node `id` ([`Heuristic::bound_of`]), for the start: every
-    /// other node gets it when it is stored ([`Search::child_bound`]). (The cheapest
-    /// assignment of boxes to goals per position was tried as well: it refutes few
-    /// more positions than it costs; see encodings/pdr.md.)
-    ///
-    /// [`Heuristic::bound_of`]: crate::analysis::Heuristic::bound_of
-    fn strong_bound(&self, id: u32) -> u32 {
-        let cells: Vec<Cell> = (self.graph.arena().box_cells(id))
-            .map(|b| b as Cell)
-            .collect();
-        let heuristic = &self.analysis.heuristic;
-        let bound = heuristic.bound_of(self.analysis, &cells);
-        (heuristic.left(self.g[id as usize], bound)).max(self.h[id as usize])
-    }
-
     /// Stores and queues the positions one push from node `id`, taken off the queue at
     /// value `f`; refutes it for good if every push is ruled out.
     ///
@@ -369,8 +349,7 @@ impl<'a> Search<'a> {
         self.graph.pushes(&mut pushes);
         let g = self.g[id as usize] + 1;
         (self.expanding_at, self.deferred) = (f, None);
-        let own = self.g[id as usize] + self.h[id as usize];
-        self.handled_below = (f > own).then_some(f);
+        self.expanded_before = f > self.g[id as usize] + self.h[id as usize];
         let mut open = false;
         let mut ruled = Vec::with_capacity(pushes.len());
         for p in &pushes {
@@ -454,12 +433,16 @@ impl<'a> Search<'a> {
         g: u32,
         board: &Incumbent,
     ) -> Result<Ruled, SearchAnswer> {
-        if let Some(below) = self.handled_below {
-            // Handled at an earlier expansion; taken as open, which refutes nothing.
+        // The child's bound, when it is worked out before the push is judged.
+        let mut bound = None;
+        if self.expanded_before {
             self.graph.move_box(p.from, p.to);
-            if g + self.child_bound(g, u32::MAX).0 < below {
+            let b = self.child_bound(g, self.expanding_at);
+            if g + b < self.expanding_at {
+                // Handled at an earlier expansion; taken as open, which refutes nothing.
                 return Ok(Ruled::Open);
             }
+            bound = Some(b);
         }
         let key = match self.judge(p) {
             Ok(key) => key,
@@ -485,7 +468,7 @@ impl<'a> Search<'a> {
             }
             return Ok(Ruled::Open);
         }
-        let (h, strong) = self.child_bound(g, self.expanding_at);
+        let h = bound.unwrap_or_else(|| self.child_bound(g, self.expanding_at));
         let f = g + h;
         if self.beyond_bound(f) {
             self.cut_by_bound = true;
@@ -509,26 +492,26 @@ impl<'a> Search<'a> {
         let child = self.graph.add(key, id, step);
         self.g.push(g);
         self.h.push(h);
-        self.flags.push(if strong { STRONG } else { 0 });
+        self.flags.push(0);
         self.queue.push(f, g, child);
         Ok(Ruled::Open)
     }
 
     /// The bound on the pushes left of the child at hand (its boxes the graph's child
     /// boxes), reached by `g` pushes: the matching potential, and when that puts it
-    /// at most at `up_to`, the full bound ([`Heuristic::bound_of`]) as well; whether
-    /// the full one was computed.
+    /// at most at `up_to` (so that it may be stored now), the full bound
+    /// ([`Heuristic::bound_of`]) as well. Every stored position has its full bound.
     ///
     /// [`Heuristic::bound_of`]: crate::analysis::Heuristic::bound_of
-    fn child_bound(&self, g: u32, up_to: u32) -> (u32, bool) {
+    fn child_bound(&self, g: u32, up_to: u32) -> u32 {
         let heuristic = &self.analysis.heuristic;
         let cells = || self.graph.child_boxes().iter().map(|&b| b as Cell);
         let h = heuristic.left(g, heuristic.potential(cells()));
         if g + h > up_to {
-            return (h, false);
+            return h;
         }
         let full = heuristic.bound_of(self.analysis, &cells().collect::<Vec<_>>());
-        (h.max(heuristic.left(g, full)), true)
+        h.max(heuristic.left(g, full))
     }
 
     /// Refutes node `id` (entered, its pushes in `self.pushes`, each ruled out as
